@@ -1,0 +1,1 @@
+"""Findings: what needs a person's decision. Pure functions over a Store; never imports Textual."""

@@ -1,0 +1,101 @@
+"""The whole check of a store: every finding kind, in one pass, without writing anything."""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Mapping
+from dataclasses import dataclass, field
+
+from memtui.analysis import lint
+from memtui.analysis.relations import MemoryText, find_relations, prepare
+from memtui.core.freshness import Freshness, assess, explicit_date
+from memtui.core.model import WARNING, Finding, Memory
+from memtui.core.store import Store
+
+SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
+
+
+@dataclass(frozen=True)
+class FileDates:
+    """What git (or the file system) says about when each file was first and last written."""
+
+    first: Mapping[str, dt.date] = field(default_factory=dict)
+    last: Mapping[str, dt.date] = field(default_factory=dict)
+    source: str = "mtime"
+    """`git` when the dates come from commits."""
+
+
+@dataclass(frozen=True)
+class Report:
+    """Everything `memtui check` knows about a store on one day."""
+
+    store: Store
+    today: dt.date
+    freshness: dict[str, Freshness]
+    findings: tuple[Finding, ...]
+
+    def for_path(self, path: str) -> list[Finding]:
+        """Findings that name a memory."""
+        return [f for f in self.findings if path in f.paths]
+
+    @property
+    def has_errors(self) -> bool:
+        """Whether any finding has severity `error` (exit code 1)."""
+        return any(f.severity == "error" for f in self.findings)
+
+
+def memory_text(memory: Memory, date: dt.date | None) -> MemoryText:
+    """The comparison form of a memory."""
+    return prepare(memory.path, memory.name or memory.stem, memory.description, memory.body, date.isoformat() if date else "")
+
+
+def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list[Finding]:
+    """Contradictions and duplicates among active, readable memories."""
+    docs = [memory_text(m, dates.get(m.path)) for m in memories]
+    out = []
+    for rel in find_relations(docs):
+        if rel.kind == "contradiction":
+            message = (
+                f"{rel.older} and {rel.newer} (newer) may conflict: {rel.explanation}. "
+                f"If the newer one holds, archive {rel.older} as superseded."
+            )
+        else:
+            message = f"{rel.older} and {rel.newer} say the same thing ({rel.explanation}); merge them."
+        out.append(
+            Finding(
+                rel.kind, WARNING, (rel.older, rel.newer), message, score=rel.score, cue=rel.cue,
+                details={"shared": list(rel.shared), "older": rel.older, "newer": rel.newer},
+            )
+        )
+    return out
+
+
+def check_store(store: Store, today: dt.date, file_dates: FileDates | None = None) -> Report:
+    """Run every check on a loaded store."""
+    file_dates = file_dates or FileDates()
+    badges: dict[str, Freshness] = {}
+    newest: dict[str, dt.date] = {}
+    for m in store.memories:
+        fallback = file_dates.last.get(m.path)
+        badges[m.path] = assess(m, today, fallback, "git" if fallback else "mtime")
+        explicit, _ = explicit_date(m)
+        newest[m.path] = explicit or fallback or dt.datetime.fromtimestamp(m.mtime or 0).date()
+    anchors = {m.path: file_dates.first.get(m.path) or _created(m) or newest[m.path] for m in store.memories}
+    active = [m for m in store.memories if m.is_active and not m.is_malformed]
+    findings: list[Finding] = []
+    findings += lint.malformed(store.memories)
+    findings += lint.schema(store.memories)
+    findings += lint.freshness(store.memories, badges, today)
+    findings += lint.relative_dates(store.memories, anchors)
+    findings += lint.secret_findings(store.memories, store.index.text if store.index else None)
+    findings += lint.index_health(store)
+    findings += lint.archived_but_loaded(store.memories)
+    findings += relation_findings(active, newest)
+    findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
+    return Report(store=store, today=today, freshness=badges, findings=tuple(findings))
+
+
+def _created(memory: Memory) -> dt.date | None:
+    from memtui.core.freshness import to_date
+
+    return to_date(memory.field_value("created"))

@@ -1,0 +1,239 @@
+"""Per-file and index findings: malformed, schema, freshness, relative dates, secrets, index health, archive placement."""
+
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections import defaultdict
+from collections.abc import Iterable
+from pathlib import Path
+
+from memtui.analysis import dates, secrets
+from memtui.core.freshness import Freshness
+from memtui.core.index import MAX_LINES, MAX_UNITS, format_size
+from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, Memory
+from memtui.core.store import Store
+
+LONG_LINE = 150
+VERY_LONG_LINE = 200
+_WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
+_HOW = re.compile(r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
+_LOCATION_IN_BODY = re.compile(r"https?://|\b[\w.-]+\.(?:com|net|org|io|dev|internal|local)\b|[\w-]*/[\w./-]+|`[^`]+`|#[a-z][\w-]+")
+
+
+def malformed(memories: Iterable[Memory]) -> list[Finding]:
+    """Files that could not be decoded or parsed: shown read-only, never rewritten."""
+    out = []
+    for m in memories:
+        if m.error:
+            out.append(Finding("malformed", ERROR, (m.path,), f"{m.path}: {m.error}", cue=m.error))
+        elif m.retried:
+            out.append(
+                Finding(
+                    "schema", INFO, (m.path,),
+                    f"{m.path}: front matter is not strict YAML; only Claude Code's quoting retry reads it "
+                    "(quote values that contain ': ')",
+                    cue="quoting retry",
+                )
+            )
+    return out
+
+
+def schema(memories: Iterable[Memory]) -> list[Finding]:
+    """Missing name/description/type, an unknown type, feedback/project without Why/How to apply, reference without a location."""
+    out: list[Finding] = []
+    for m in memories:
+        if m.error or not m.is_active:
+            continue
+        problems: list[str] = []
+        if not m.has_frontmatter:
+            problems.append("no front matter (Claude Code sees no name, description or type)")
+        else:
+            for key in ("name", "description"):
+                if not getattr(m, key):
+                    problems.append(f"missing `{key}`")
+            if m.raw_type is None:
+                problems.append("missing `type`")
+            elif m.type is None:
+                problems.append(f"type `{m.raw_type}` is not one of {', '.join(MEMORY_TYPES)}")
+        if m.type in ("feedback", "project"):
+            missing = [label for label, rx in (("**Why:**", _WHY), ("**How to apply:**", _HOW)) if not rx.search(m.body)]
+            if missing:
+                problems.append(f"{m.type} memory without {' and '.join(missing)}")
+        if m.type == "reference" and not m.field_value("location") and not _LOCATION_IN_BODY.search(m.body):
+            problems.append("reference memory without a location (URL, path or `location:`)")
+        if problems:
+            out.append(Finding("schema", INFO, (m.path,), f"{m.path}: " + "; ".join(problems), cue=problems[0]))
+    return out
+
+
+def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: dt.date) -> list[Finding]:
+    """`expired` (past `expires_at`) and `stale` (past the type's period) memories."""
+    out: list[Finding] = []
+    for m in memories:
+        f = badges.get(m.path)
+        if not m.is_active or f is None:
+            continue
+        if f.badge == "expired" and f.expires_at:
+            days = (today - f.expires_at).days
+            out.append(
+                Finding(
+                    "expired", WARNING, (m.path,),
+                    f"{m.path}: expired {f.expires_at.isoformat()} ({days} days ago)",
+                    cue=f"expires_at {f.expires_at.isoformat()}",
+                    details={"expires_at": f.expires_at.isoformat()},
+                )
+            )
+        elif f.badge == "stale" and f.since is not None:
+            out.append(
+                Finding(
+                    "stale", WARNING, (m.path,),
+                    f"{m.path}: {m.type} memory last confirmed {f.since.isoformat()} ({f.age_days} days, "
+                    f"period {f.period_days} days; date from {f.source})",
+                    cue=f"{f.age_days} days old",
+                    details={"since": f.since.isoformat(), "source": f.source},
+                )
+            )
+    return out
+
+
+def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> list[Finding]:
+    """Relative dates with the absolute date they most likely meant, counted from the file's first commit."""
+    out: list[Finding] = []
+    for m in memories:
+        if m.error or not m.is_active:
+            continue
+        offset = m.text.count("\n", 0, len(m.text) - len(m.body))
+        anchor = anchors.get(m.path)
+        for hit in dates.find_relative_dates(m.description + "\n" + m.body, anchor):
+            line = offset + hit.line - 1 if hit.line > 1 else None
+            suggestion = hit.suggestion.isoformat() if hit.suggestion else None
+            hint = f"; probably {suggestion} (written {anchor.isoformat()})" if suggestion and anchor else ""
+            out.append(
+                Finding(
+                    "relative-date", WARNING, (m.path,),
+                    f"{m.path}: relative date \"{hit.phrase}\" with no absolute date{hint}",
+                    line=line, cue=hit.phrase,
+                    details={"phrase": hit.phrase, "suggestion": suggestion},
+                )
+            )
+    return out
+
+
+def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -> list[Finding]:
+    """Suspected secrets in memory files and the index; messages show only a redacted preview."""
+    out: list[Finding] = []
+    for m in memories:
+        for hit in secrets.scan(m.text):
+            out.append(
+                Finding(
+                    "secret", ERROR, (m.path,), f"{m.path}:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                    line=hit.line, cue=hit.label,
+                )
+            )
+    if index_text:
+        for hit in secrets.scan(index_text):
+            out.append(
+                Finding("secret", ERROR, ("MEMORY.md",), f"MEMORY.md:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                        line=hit.line, cue=hit.label)
+            )
+    return out
+
+
+def index_health(store: Store) -> list[Finding]:
+    """Broken links, unindexed files, duplicate entries, long lines and the load budget of MEMORY.md."""
+    index = store.index
+    if index is None:
+        return []
+    if index.error:
+        return [Finding("malformed", ERROR, ("MEMORY.md",), f"MEMORY.md: {index.error}", cue=index.error)]
+    out: list[Finding] = []
+    root = store.layout.root
+    linked: set[str] = set()
+    by_target: dict[str, list[int]] = defaultdict(list)
+    for entry in index.entries:
+        target = entry.target
+        if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+            continue  # http(s)://, mailto: — not a memory
+        resolved = (root / target).resolve()
+        rel = store.layout.rel(resolved)
+        by_target[rel].append(entry.line)
+        linked.add(rel)
+        if not resolved.exists():
+            out.append(
+                Finding(
+                    "broken-link", ERROR, (target,), f"MEMORY.md:{entry.line}: links to {target}, which does not exist",
+                    line=entry.line, cue=target,
+                )
+            )
+    for rel, lines in by_target.items():
+        if len(lines) > 1:
+            memory = store.get(rel)
+            hooks = {e.line: e.hook for e in index.entries if e.line in lines}
+            matching = [ln for ln in lines if memory and memory.description and _similar(hooks[ln], memory.description)]
+            note = f"; line {matching[0]} matches the file's description" if len(matching) == 1 else ""
+            out.append(
+                Finding(
+                    "duplicate-entry", WARNING, (rel,),
+                    f"MEMORY.md: {rel} is listed {len(lines)} times (lines {', '.join(map(str, lines))}){note}",
+                    line=lines[1], cue="same target", details={"lines": lines},
+                )
+            )
+    linked_any = bool(index.entries)
+    if linked_any:
+        for m in store.memories:
+            if m.is_active and not m.in_archive and m.path not in linked:
+                out.append(Finding("unindexed", INFO, (m.path,), f"{m.path}: not listed in MEMORY.md", cue="no index line"))
+    for number, line in enumerate(index.lines, 1):
+        length = len(line.rstrip("\r"))
+        if length > LONG_LINE:
+            out.append(
+                Finding(
+                    "long-index-line", INFO, (), f"MEMORY.md:{number}: {length} characters (keep index lines under "
+                    f"{LONG_LINE}{'; Claude Code asks to shorten lines over 200' if length > VERY_LONG_LINE else ''})",
+                    line=number, cue=f"{length} chars",
+                )
+            )
+    budget = index.budget
+    if budget.over:
+        reasons = []
+        if budget.over_lines:
+            reasons.append(f"{budget.lines} lines (limit: {MAX_LINES})")
+        if budget.over_units:
+            reasons.append(f"{format_size(budget.units)} (limit: {format_size(MAX_UNITS)})")
+        out.append(
+            Finding(
+                "index-over-cap", ERROR, ("MEMORY.md",),
+                f"MEMORY.md is {' and '.join(reasons)}: Claude Code does not load line {budget.first_unloaded_line} "
+                "or anything after it",
+                line=budget.first_unloaded_line, cue=" and ".join(reasons),
+            )
+        )
+    return out
+
+
+def _similar(a: str, b: str) -> bool:
+    from rapidfuzz import fuzz
+
+    return fuzz.token_set_ratio(a.lower(), b.lower()) >= 60
+
+
+def archived_but_loaded(memories: Iterable[Memory]) -> list[Finding]:
+    """Archived memories still inside the folder the agent loads: still recalled, and they push live ones out."""
+    out = []
+    for m in memories:
+        if m.status == "archived" and not m.in_archive:
+            out.append(
+                Finding(
+                    "archived-but-loaded", WARNING, (m.path,),
+                    f"{m.path}: archived but still inside the loaded folder, so Claude Code still recalls it; "
+                    "move it to the archive",
+                    cue="status: archived" if str(m.field_value("status")).lower() == "archived" else "MEMORY_ARCHIVED.md",
+                )
+            )
+    return out
+
+
+def path_hint(path: Path) -> str:
+    """A short display form of a path."""
+    return path.name

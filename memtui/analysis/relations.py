@@ -1,0 +1,325 @@
+"""Contradictions and duplicates between memories, offline and in milliseconds.
+
+Pipeline (DESIGN §2): normalise each memory into tokens (CJK as bigrams plus glossary concepts), weight
+tokens by how rare they are in the store, generate candidate pairs from shared informative tokens (never all
+pairs), score candidates with rapidfuzz and weighted overlap, then classify with cues: negation asymmetry,
+change verbs, antonym pairs, conflicting values, and the scope words that mark a compatible refinement.
+Every relation carries the shared terms and the cue that decided it.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter, defaultdict
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+
+from rapidfuzz import fuzz
+
+from memtui.analysis import text as tx
+from memtui.analysis.lexicon import (
+    ANTONYMS,
+    CHANGE_CUES,
+    NEGATIONS,
+    SCOPE_CUES,
+    SCOPE_WORDS,
+    STRONG_SCOPE_CUES,
+    ZH_NEGATIONS,
+)
+
+_VALUE_PATTERNS = {
+    "date": re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\d{1,2}\s*月\s*\d{1,2}\s*[日号]"),
+    "url": re.compile(r"https?://[^\s)，。]+|\b[\w-]+(?:\.[\w-]+)+/[\w./-]+"),
+    "number": re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"),
+    "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"),
+}
+_NEG_WINDOW = 3
+_WIKILINK = re.compile(r"\[\[[^\]]*\]\]")
+RULE_CHARS = 500
+
+
+def _opening(text: str, limit: int) -> str:
+    if len(text) <= limit:
+        return text
+    cut = text.rfind(" ", 0, limit)
+    return text[: cut if cut > limit // 2 else limit]
+
+
+@dataclass(frozen=True)
+class MemoryText:
+    """What the comparison needs to know about one memory, computed once."""
+
+    key: str
+    title: str
+    description: str
+    rule: str
+    tokens: frozenset[str]
+    subject: frozenset[str]
+    """Tokens of the name and description: what the memory is about."""
+    negated: frozenset[str]
+    """Tokens in the scope of a negation in the rule."""
+    values: dict[str, frozenset[str]] = field(hash=False)
+    poles: frozenset[tuple[int, int]]
+    """(antonym pair, side) cues present."""
+    scope_words: frozenset[str]
+    change: tuple[str, ...]
+    scope: tuple[str, ...]
+    cjk: bool
+    date: str = ""
+    """Newest date of the memory (ISO), to tell which one is newer."""
+
+
+@dataclass(frozen=True)
+class Relation:
+    """A flagged pair: `older` and `newer`, the label, the score and why."""
+
+    kind: str
+    """`contradiction` or `duplicate`."""
+    older: str
+    newer: str
+    score: float
+    cue: str
+    shared: tuple[str, ...]
+    explanation: str
+
+
+_NEG_BREAK = frozenset(
+    "in on at for during when while if unless until because since so but and or with from by to into than "
+    "before after except".split()
+)
+
+
+def _negated_tokens(rule: str) -> set[str]:
+    """Tokens a negation applies to: the next few content words, stopping at a preposition or clause break."""
+    folded = tx.fold(rule).replace("’", "'")
+    items = re.findall(r"[a-z0-9'+#.-]+|[\u3400-\u9fff]+|[.;,:!?，。；：！？()（）]", folded)
+    out: set[str] = set()
+    for i, item in enumerate(items):
+        if item in NEGATIONS or item.endswith("n't"):
+            taken = 0
+            for nxt in items[i + 1 :]:
+                if nxt in _NEG_BREAK or not re.match(r"[a-z0-9\u3400-\u9fff]", nxt):
+                    break
+                toks = [t for t in tx.tokens(nxt) if len(t) > 1]
+                out.update(toks)
+                taken += len(toks)
+                if taken >= _NEG_WINDOW:
+                    break
+        elif tx.has_cjk(item):
+            for neg in ZH_NEGATIONS:
+                pos = item.find(neg)
+                while pos >= 0:
+                    tail = item[pos + len(neg) : pos + len(neg) + 4]
+                    out.update(tx.tokens(tail))
+                    if len(tail) < 2 and i + 1 < len(items) and re.match(r"[a-z0-9]", items[i + 1]):
+                        out.update(tx.tokens(items[i + 1]))
+                    pos = item.find(neg, pos + len(neg))
+    return out
+
+
+def _values(text: str) -> dict[str, frozenset[str]]:
+    folded = tx.fold(text)
+    out: dict[str, frozenset[str]] = {}
+    taken = folded
+    for kind in ("email", "url", "date", "number"):
+        found = {m.group(0).strip().rstrip(".,;") for m in _VALUE_PATTERNS[kind].finditer(taken)}
+        taken = _VALUE_PATTERNS[kind].sub(" ", taken)
+        if kind == "number":
+            found = {v for v in found if not re.fullmatch(r"\d", v)}
+        if found:
+            out[kind] = frozenset(found)
+    return out
+
+
+def _poles(toks: set[str], raw: str) -> frozenset[tuple[int, int]]:
+    found = set()
+    for i, (left, right) in enumerate(ANTONYMS):
+        for side, words in enumerate((left, right)):
+            if any((w in toks) if w.isascii() else (w in raw) for w in words):
+                found.add((i, side))
+    return frozenset(found)
+
+
+def prepare(key: str, title: str, description: str, body: str, date: str = "") -> MemoryText:
+    """Normalise one memory for comparison."""
+    body = _WIKILINK.sub(" ", body)
+    rule, _why, how = tx.sections(body)
+    # The rule or fact leads a memory; long write-ups (session handoffs, architecture notes) would otherwise
+    # share a word with everything, so only the opening of each part takes part in the comparison.
+    rule, how = _opening(rule, RULE_CHARS), _opening(how, 300)
+    name_words = re.sub(r"[_\-]+", " ", title)
+    name_words = re.sub(r"^(user|feedback|project|reference)\b", "", name_words.strip(), flags=re.I)
+    subject = set(tx.tokens(name_words + " " + description))
+    main = set(tx.tokens(description + " " + rule))
+    folded_rule = tx.fold(description + " " + rule)
+    change = tuple(c for c in CHANGE_CUES if c in folded_rule)
+    scope = tuple(c for c in SCOPE_CUES if c in folded_rule)
+    scope_words = frozenset(w for group in SCOPE_WORDS for w in group if (w in main if w.isascii() else w in folded_rule))
+    return MemoryText(
+        key=key,
+        title=title,
+        description=description,
+        rule=rule,
+        tokens=frozenset(main | subject),
+        subject=frozenset(subject),
+        negated=frozenset(_negated_tokens(description + " . " + rule + " . " + how)),
+        values=_values(description + " " + rule),
+        poles=_poles(main | set(tx.tokens(how)), folded_rule + tx.fold(how)),
+        scope_words=scope_words,
+        change=change,
+        scope=scope,
+        cjk=tx.has_cjk(description + rule),
+        date=date,
+    )
+
+
+class Weights:
+    """Inverse document frequency of tokens over the memories compared (the store)."""
+
+    def __init__(self, docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> None:
+        self.df: Counter[str] = Counter()
+        for d in docs:
+            self.df.update(d.tokens)
+        for extra in background:
+            self.df.update(extra)
+        self.n = len(docs) + len(background)
+
+    def idf(self, token: str) -> float:
+        """Rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little."""
+        df = self.df.get(token, 0)
+        if self.n >= 5 and df > 0.4 * self.n:
+            return 0.1
+        return math.log((self.n + 1) / (df + 0.5)) + 0.5
+
+
+def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int | None = None) -> set[tuple[int, int]]:
+    """Pairs that share at least one informative token (postings of very common tokens are skipped)."""
+    limit = max_df or max(8, int(math.sqrt(len(docs)) * 4))
+    postings: dict[str, list[int]] = defaultdict(list)
+    for i, d in enumerate(docs):
+        for t in d.tokens:
+            postings[t].append(i)
+    pairs: set[tuple[int, int]] = set()
+    for t, ids in postings.items():
+        if len(ids) < 2 or len(ids) > limit or len(t) < 2:
+            continue
+        for x in range(len(ids)):
+            for y in range(x + 1, len(ids)):
+                pairs.add((ids[x], ids[y]))
+    return pairs
+
+
+@dataclass(frozen=True)
+class PairScore:
+    """Scores and cues of one candidate pair, before it is labelled."""
+
+    related: float
+    overlap: float
+    fuzzy: float
+    shared: tuple[str, ...]
+    cues: dict[str, str] = field(hash=False)
+    scope: str
+
+
+def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
+    """How much two memories are about the same thing, and which conflict or scope cues they carry."""
+    shared = a.tokens & b.tokens
+    wa = sum(weights.idf(t) for t in a.tokens) or 1.0
+    wb = sum(weights.idf(t) for t in b.tokens) or 1.0
+    ws = sum(weights.idf(t) for t in shared)
+    overlap = ws / min(wa, wb)
+    jaccard = ws / (wa + wb - ws)
+    subj_shared = a.subject & b.subject
+    subj = sum(weights.idf(t) for t in subj_shared) / (min(sum(weights.idf(t) for t in a.subject) or 1, sum(weights.idf(t) for t in b.subject) or 1))
+    if a.cjk == b.cjk:
+        fuzzy = fuzz.token_set_ratio(tx.fold(a.description), tx.fold(b.description)) / 100
+    else:
+        fuzzy = 0.0
+    related = 0.45 * overlap + 0.35 * jaccard * 2 + 0.2 * subj
+    related = min(1.0, related)
+    if a.cjk == b.cjk:
+        related = max(related, 0.6 * related + 0.4 * fuzzy)
+    else:
+        # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
+        related = min(1.0, related * 1.35)
+    top = sorted(shared, key=lambda t: -weights.idf(t))[:6]
+    cues: dict[str, str] = {}
+    # negation asymmetry: a token negated on one side is asserted on the other
+    neg_a = (a.negated & b.tokens) - b.negated
+    neg_b = (b.negated & a.tokens) - a.negated
+    asym = (neg_a | neg_b) & shared
+    if asym:
+        best = max(asym, key=weights.idf)
+        cues["negation"] = f"negation on \"{best}\" in {'the newer' if best in neg_b else 'the older'} memory only"
+    new_change = [c for c in b.change if c not in a.change]
+    if new_change:
+        cues["change"] = f"the newer memory says \"{new_change[0].strip()}\""
+    for (i, side) in b.poles:
+        if (i, 1 - side) in a.poles and (i, side) not in a.poles:
+            left, right = ANTONYMS[i]
+            cues["antonym"] = f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
+            break
+    for kind in ("date", "email", "url", "number"):
+        va, vb = a.values.get(kind), b.values.get(kind)
+        if va and vb and not (va & vb):
+            cues["value"] = f"different {kind}: {sorted(va)[0]} vs {sorted(vb)[0]}"
+            break
+    scope = ""
+    sw_a, sw_b = a.scope_words - b.scope_words, b.scope_words - a.scope_words
+    for group in SCOPE_WORDS:
+        if (sw_a & group) and (sw_b & group):
+            scope = f"different scope: {sorted(sw_a & group)[0]} vs {sorted(sw_b & group)[0]}"
+            break
+    strong_scope = [c for c in b.scope if c in STRONG_SCOPE_CUES and c not in a.scope]
+    if not scope and strong_scope:
+        scope = f"the newer memory narrows the rule (\"{strong_scope[0].strip()}\")"
+    return PairScore(related=related, overlap=overlap, fuzzy=fuzzy, shared=tuple(top), cues=cues, scope=scope)
+
+
+# Thresholds, tuned on the development pairs but kept coarse on purpose so they generalise.
+RELATED_MIN = 0.20
+DUPLICATE_MIN = 0.30
+CONFLICT_MIN = 0.24
+NEGATION_MIN = 0.45
+"""A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
+
+
+def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
+    """Label a pair `contradiction`, `duplicate` or nothing; `b` should be the newer memory."""
+    s = score_pair(a, b, weights)
+    if s.related < RELATED_MIN or len(a.tokens & b.tokens) < 2:
+        return None
+    cues = s.cues
+    conflict = (
+        "change" in cues
+        or "antonym" in cues
+        or ("negation" in cues and s.related >= NEGATION_MIN)
+        or ("value" in cues and s.related >= CONFLICT_MIN + 0.1)
+    )
+    narrowed = bool(s.scope)
+    shared = ", ".join(s.shared[:4])
+    if conflict and s.related >= CONFLICT_MIN and not (narrowed and "change" not in cues):
+        cue_text = "; ".join(cues.values())
+        return Relation(
+            "contradiction", a.key, b.key, s.related, cue_text, s.shared,
+            f"both about {shared}; {cue_text}",
+        )
+    if not conflict and s.related >= DUPLICATE_MIN and not (narrowed and s.related < DUPLICATE_MIN + 0.15):
+        return Relation("duplicate", a.key, b.key, s.related, "same content", s.shared, f"both say: {shared}")
+    return None
+
+
+def find_relations(docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> list[Relation]:
+    """Every contradiction and duplicate among the given memories, strongest first."""
+    weights = Weights(docs, background)
+    out: list[Relation] = []
+    for i, j in candidate_pairs(docs, weights):
+        a, b = docs[i], docs[j]
+        if (a.date, a.key) > (b.date, b.key):
+            a, b = b, a
+        rel = classify(a, b, weights)
+        if rel is not None:
+            out.append(rel)
+    out.sort(key=lambda r: (-r.score, r.older, r.newer))
+    return out

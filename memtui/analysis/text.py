@@ -1,0 +1,87 @@
+"""Text normalisation for comparing memories: Markdown stripped, width folded, English stemmed, CJK split into bigrams."""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from memtui.analysis.lexicon import GLOSSARY, STOPWORDS, ZH_STOP_CHARS
+
+_CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[._/@:-][a-z0-9+#]+)*")
+_LABEL = re.compile(r"\*\*\s*(?:why|how to apply|rule)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
+_MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^)]*\)|\[")
+_SECTION = re.compile(r"\*\*\s*(why|how to apply)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
+
+
+def fold(text: str) -> str:
+    """Unicode width folding (full-width to ASCII) and lower case."""
+    return unicodedata.normalize("NFKC", text).lower()
+
+
+def strip_markdown(text: str) -> str:
+    """Drop Markdown emphasis, link targets and the Why/How labels, keeping the words."""
+    text = _LABEL.sub(" ", text)
+    return _MARKUP.sub(" ", text)
+
+
+def sections(body: str) -> tuple[str, str, str]:
+    """Split a body into (rule, why, how-to-apply) by its bold labels; missing parts are empty."""
+    parts = {"rule": [], "why": [], "how to apply": []}
+    current = "rule"
+    pos = 0
+    for match in _SECTION.finditer(body):
+        parts[current].append(body[pos : match.start()])
+        current = match.group(1).lower()
+        pos = match.end()
+    parts[current].append(body[pos:])
+    return " ".join(parts["rule"]).strip(), " ".join(parts["why"]).strip(), " ".join(parts["how to apply"]).strip()
+
+
+def stem(word: str) -> str:
+    """A light English stemmer: enough to make `tests`/`testing`/`tested` meet."""
+    if len(word) <= 3 or not word.isalpha():
+        return word
+    for suffix, repl, min_len in (
+        ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4), ("ly", "", 6)
+    ):
+        if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
+            base = word[: len(word) - len(suffix)] + repl
+            if suffix in ("ing", "ed") and len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
+                base = base[:-1]  # stopped -> stop, running -> run
+            return base
+    return word
+
+
+def cjk_tokens(run: str) -> list[str]:
+    """Bigrams of a CJK run, split at function characters, plus glossary concepts found in it."""
+    tokens: list[str] = []
+    for term, concepts in GLOSSARY.items():
+        if term in run:
+            tokens.extend(stem(c) for c in concepts if c not in STOPWORDS)
+    pieces = re.split("[" + ZH_STOP_CHARS + "]", run)
+    for piece in pieces:
+        if len(piece) == 1:
+            tokens.append(piece)
+        tokens.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+    return tokens
+
+
+def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
+    """Normalised tokens of a text: stemmed English words, numbers, identifiers, CJK bigrams and concepts."""
+    folded = strip_markdown(fold(text))
+    out: list[str] = []
+    for run in _CJK.findall(folded):
+        out.extend(cjk_tokens(run))
+    latin = _CJK.sub(" ", folded)
+    for word in _WORD.findall(latin):
+        word = word.strip(".-:/")
+        if len(word) < 2 or (not keep_stopwords and word in STOPWORDS):
+            continue
+        out.append(stem(word))
+    return out
+
+
+def has_cjk(text: str) -> bool:
+    """Whether a text holds Chinese, Japanese or Korean characters."""
+    return bool(_CJK.search(text))

@@ -1,0 +1,1 @@
+"""The domain: memories, stores, indexes and freshness. Never imports Textual."""

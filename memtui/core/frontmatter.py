@@ -1,0 +1,197 @@
+"""Front matter: lenient reading the way Claude Code reads it, and line-level edits that keep every other byte.
+
+Reading mirrors Claude Code's `frontmatterParser.ts`: match the `---` block, parse it as YAML, and if that
+fails retry with every simple `key: value` line whose value holds YAML-special characters wrapped in quotes.
+Editing never re-serialises YAML: it adds or replaces whole lines, so unknown keys, key order, quoting and
+comments survive and a git diff shows only the decision.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+_OPEN = re.compile(r"\A---[ \t]*\r?\n")
+_CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
+_SIMPLE_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
+_SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
+_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class FrontMatterError(ValueError):
+    """Front matter that cannot be read; the message says why."""
+
+
+@dataclass(frozen=True)
+class FrontMatter:
+    """The parsed front matter block of one file."""
+
+    data: dict[str, Any] = field(hash=False)
+    """Parsed mapping (empty when the file has none)."""
+    present: bool
+    """Whether the file starts with a `---` block."""
+    block_end: int
+    """Character offset where the body starts (0 when there is no block)."""
+    retried: bool = False
+    """True when only Claude Code's quoting retry could read it."""
+
+
+def _quote_retry(block: str) -> str:
+    """Claude Code's retry: quote simple `key: value` lines whose value YAML would misread."""
+    out: list[str] = []
+    for line in block.split("\n"):
+        stripped = line.rstrip("\r")
+        match = _SIMPLE_LINE.match(stripped)
+        if match:
+            key, value = match.group(1), match.group(2)
+            already_quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "\"'"
+            if not already_quoted and _SPECIAL.search(value):
+                escaped = value.replace("\\", "\\\\").replace('"', '\\"')
+                out.append(f'{key}: "{escaped}"')
+                continue
+        out.append(stripped)
+    return "\n".join(out)
+
+
+def split_block(text: str) -> tuple[str | None, int]:
+    """Return the raw YAML block (without fences) and the body offset, or (None, 0) when there is none.
+
+    Raises FrontMatterError when the opening fence has no closing fence.
+    """
+    opening = _OPEN.match(text)
+    if not opening:
+        return None, 0
+    closing = _CLOSE.search(text, opening.end())
+    if not closing:
+        raise FrontMatterError("front matter is never closed (no second '---' line)")
+    end = closing.end()
+    if text.startswith("\r\n", end):
+        end += 2
+    elif text.startswith("\n", end):
+        end += 1
+    return text[opening.end() : closing.start()], end
+
+
+def parse(text: str) -> FrontMatter:
+    """Parse the front matter of a memory file's text (BOM already removed).
+
+    Raises FrontMatterError with a reason when the block exists but cannot be read.
+    """
+    block, end = split_block(text)
+    if block is None:
+        return FrontMatter(data={}, present=False, block_end=0)
+    block = block.replace("\r\n", "\n")
+    retried = False
+    try:
+        data = yaml.load(block, Loader=_LOADER)
+    except yaml.YAMLError as first_error:
+        try:
+            data = yaml.load(_quote_retry(block), Loader=_LOADER)
+            retried = True
+        except yaml.YAMLError:
+            raise FrontMatterError(f"front matter is not valid YAML: {_yaml_reason(first_error)}") from None
+    if data is None:
+        data = {}
+    if not isinstance(data, dict):
+        raise FrontMatterError(f"front matter is a YAML {type(data).__name__}, not a mapping of keys")
+    return FrontMatter(data={str(k): v for k, v in data.items()}, present=True, block_end=end, retried=retried)
+
+
+def _yaml_reason(error: yaml.YAMLError) -> str:
+    mark = getattr(error, "problem_mark", None)
+    problem = getattr(error, "problem", None) or str(error).splitlines()[0]
+    if mark is not None:
+        # +2: the block starts on the line after the opening fence, and marks are 0-based.
+        return f"{problem} (line {mark.line + 2})"
+    return str(problem)
+
+
+def newline_of(text: str) -> str:
+    """The newline convention a file uses."""
+    return "\r\n" if "\r\n" in text else "\n"
+
+
+def yaml_scalar(value: str) -> str:
+    """Render a string as a single-line YAML scalar, quoting only when needed."""
+    flat = " ".join(value.split())
+    if flat and not _SPECIAL.search(flat) and not flat[0] in "\"'-?:,!&*" and flat.strip() == flat:
+        try:
+            if yaml.safe_load(f"k: {flat}") == {"k": flat}:
+                return flat
+        except yaml.YAMLError:
+            pass
+    return '"' + flat.replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def set_keys(text: str, updates: dict[str, str], *, under: str | None = None) -> str:
+    """Set top-level keys (or keys nested one level `under` a mapping key) by editing lines only.
+
+    Existing single-line values are replaced in place; missing keys are appended at the end of the
+    block (or of the nested mapping). Values are already-rendered YAML scalars. Raises
+    FrontMatterError when the file has no front matter block.
+    """
+    block, end = split_block(text)
+    if block is None:
+        raise FrontMatterError("file has no front matter to stamp")
+    nl = newline_of(text)
+    opening = _OPEN.match(text)
+    assert opening is not None
+    head = text[: opening.end()]
+    lines = block.split("\n")
+    if lines and lines[-1] == "":
+        lines.pop()
+    lines = [line.rstrip("\r") for line in lines]
+    closing_line = text[opening.end() + len(block) : end]
+    for key, rendered in updates.items():
+        lines = _set_line(lines, key, rendered, under)
+    new_block = nl.join(lines) + nl if lines else ""
+    return head + new_block + closing_line + text[end:]
+
+
+def _set_line(lines: list[str], key: str, rendered: str, under: str | None) -> list[str]:
+    if under is None:
+        pattern = re.compile(rf"^{re.escape(key)}\s*:")
+        for i, line in enumerate(lines):
+            if pattern.match(line):
+                # replace the value, and drop any continuation lines of a multi-line value
+                j = i + 1
+                while j < len(lines) and lines[j][:1] in (" ", "\t") and lines[j].strip():
+                    j += 1
+                return lines[:i] + [f"{key}: {rendered}"] + lines[j:]
+        return lines + [f"{key}: {rendered}"]
+    parent = re.compile(rf"^{re.escape(under)}\s*:\s*$")
+    for i, line in enumerate(lines):
+        if parent.match(line):
+            j = i + 1
+            indent = "  "
+            child_at: int | None = None
+            while j < len(lines) and (lines[j].startswith((" ", "\t")) or not lines[j].strip()):
+                stripped = lines[j].lstrip()
+                if stripped:
+                    indent = lines[j][: len(lines[j]) - len(stripped)]
+                    if re.match(rf"{re.escape(key)}\s*:", stripped):
+                        child_at = j
+                j += 1
+            if child_at is not None:
+                return lines[:child_at] + [f"{indent}{key}: {rendered}"] + lines[child_at + 1 :]
+            return lines[:j] + [f"{indent}{key}: {rendered}"] + lines[j:]
+    return _set_line(lines, key, rendered, None)
+
+
+def remove_keys(text: str, keys: list[str]) -> str:
+    """Remove top-level single-line keys from the front matter, leaving every other line as it was."""
+    block, end = split_block(text)
+    if block is None:
+        return text
+    opening = _OPEN.match(text)
+    assert opening is not None
+    start = opening.end()
+    kept: list[str] = []
+    for line in block.splitlines(keepends=True):
+        if any(re.match(rf"^{re.escape(k)}\s*:", line) for k in keys):
+            continue
+        kept.append(line)
+    return text[:start] + "".join(kept) + text[start + len(block) :]

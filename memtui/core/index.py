@@ -1,0 +1,166 @@
+"""The MEMORY.md index: the lenient line grammar and Claude Code's exact load budget."""
+
+from __future__ import annotations
+
+import os
+import re
+from pathlib import Path
+
+from memtui.core.model import Index, IndexBudget, IndexEntry
+from memtui.core.reading import DecodeError, decode, sha256
+
+MAX_LINES = 200
+MAX_UNITS = 25_000
+
+# The lenient entry grammar from the format reference: any bullet, a link, an optional separator and hook.
+_ENTRY = re.compile(
+    r"^\s*[-*+]\s+\[(?P<title>(?:[^\]\\\n]|\\.)+)\]\((?P<target>[^)\s]+)\)\s*(?:(?:—|–|--|-|:)\s*(?P<hook>.*))?$"
+)
+_FRONT = re.compile(r"\A---\s*\n[\s\S]*?---\s*\n?")
+_COMMENT = re.compile(r"<!--[\s\S]*?-->")
+
+
+def parse_entry(line: str, number: int) -> IndexEntry | None:
+    """Parse one index line into an entry, or None for a non-entry line (kept verbatim elsewhere)."""
+    match = _ENTRY.match(line.rstrip("\r"))
+    if not match:
+        return None
+    target = match.group("target").split("#", 1)[0]
+    if not target:
+        return None
+    return IndexEntry(
+        line=number,
+        title=match.group("title"),
+        target=target,
+        hook=(match.group("hook") or "").strip(),
+        raw=line.rstrip("\r"),
+    )
+
+
+def utf16_units(text: str) -> int:
+    """JavaScript `string.length`: UTF-16 code units."""
+    return len(text.encode("utf-16-le")) // 2
+
+
+def measure(text: str) -> IndexBudget:
+    """Measure the index the way Claude Code loads it, and find the first line it will not load.
+
+    Front matter and HTML comments are stripped and the rest trimmed, as in `truncateEntrypointContent`;
+    line numbers in the result refer to the original file.
+    """
+    text = text.replace("\r\n", "\n")
+    # Build the loaded text while remembering, for every kept character, its offset in the file.
+    kept_chars: list[str] = []
+    offsets: list[int] = []
+    pos = 0
+    front = _FRONT.match(text)
+    if front:
+        pos = front.end()
+    for comment in _COMMENT.finditer(text, pos):
+        kept_chars.append(text[pos : comment.start()])
+        offsets.extend(range(pos, comment.start()))
+        pos = comment.end()
+    kept_chars.append(text[pos:])
+    offsets.extend(range(pos, len(text)))
+    loaded = "".join(kept_chars)
+    lead = len(loaded) - len(loaded.lstrip())
+    trail = len(loaded.rstrip())
+    trimmed = loaded[lead:trail]
+    offsets = offsets[lead:trail]
+    lines = trimmed.split("\n")
+    units = utf16_units(trimmed)
+    over_lines = len(lines) > MAX_LINES
+    over_units = units > MAX_UNITS
+    cut: int | None = None  # index in `trimmed` of the first character not loaded
+    if over_lines:
+        cut = len("\n".join(lines[:MAX_LINES])) + 1
+    kept = trimmed[: cut - 1] if cut is not None else trimmed
+    if utf16_units(kept) > MAX_UNITS:
+        limit = _char_index_at_unit(kept, MAX_UNITS)
+        newline = kept.rfind("\n", 0, limit + 1)
+        cut = newline + 1 if newline > 0 else limit
+    first_unloaded: int | None = None
+    if cut is not None and cut < len(trimmed):
+        first_unloaded = text.count("\n", 0, offsets[cut]) + 1
+    return IndexBudget(
+        lines=len(lines) if trimmed else 0,
+        units=units,
+        over_lines=over_lines,
+        over_units=over_units,
+        first_unloaded_line=first_unloaded,
+    )
+
+
+def _char_index_at_unit(text: str, unit: int) -> int:
+    count = 0
+    for i, ch in enumerate(text):
+        if count >= unit:
+            return i
+        count += 2 if ord(ch) > 0xFFFF else 1
+    return len(text)
+
+
+def format_size(units: int) -> str:
+    """Claude Code's `formatFileSize`: `<n> bytes` below 1 KB, else `12.3KB` without a trailing `.0`."""
+    if units < 1024:
+        return f"{units} bytes"
+    kb = f"{units / 1024:.1f}".removesuffix(".0")
+    return f"{kb}KB"
+
+
+def parse_index(path: Path) -> Index:
+    """Read an index file; an unreadable one yields an Index with `error` set and no entries."""
+    try:
+        data = path.read_bytes()
+        text = decode(data)
+    except (OSError, DecodeError) as exc:
+        reason = str(exc) if isinstance(exc, DecodeError) else f"cannot be read: {exc}"
+        return Index(path=path, text="", content_hash="", entries=(), lines=(), budget=measure(""), error=reason)
+    lines = tuple(text.split("\n"))
+    entries = tuple(e for i, line in enumerate(lines, 1) if (e := parse_entry(line, i)) is not None)
+    return Index(path=path, text=text, content_hash=sha256(data), entries=entries, lines=lines, budget=measure(text))
+
+
+def entry_line(title: str, target: str, hook: str) -> str:
+    """The canonical line memtui writes: `- [Title](file.md) — hook`."""
+    title = title.replace("[", "(").replace("]", ")")
+    return f"- [{title}]({target}) — {hook}" if hook else f"- [{title}]({target})"
+
+
+def remove_entries(text: str, index_dir: Path, targets: set[Path]) -> str:
+    """The index text without the entry lines that link to any of `targets` (absolute paths); all else kept."""
+    kept = []
+    for number, line in enumerate(text.splitlines(keepends=True), 1):
+        entry = parse_entry(line.rstrip("\n"), number)
+        if entry is not None and not re.match(r"^[a-z][a-z0-9+.-]*:", entry.target):
+            if Path(os.path.normpath(index_dir / entry.target)) in targets:
+                continue
+        kept.append(line)
+    return "".join(kept)
+
+
+def add_entry(text: str, line: str) -> str:
+    """The index text with `line` added after its last entry (or at the end), in the file's newline style."""
+    nl = "\r\n" if "\r\n" in text else "\n"
+    lines = text.splitlines(keepends=True)
+    last_entry = None
+    for i, raw in enumerate(lines):
+        if parse_entry(raw.rstrip("\r\n"), i + 1) is not None:
+            last_entry = i
+    if last_entry is None:
+        if text and not text.endswith(("\n", "\r")):
+            text += nl
+        return text + line + nl
+    if not lines[last_entry].endswith(("\n", "\r")):
+        lines[last_entry] += nl
+    lines.insert(last_entry + 1, line + nl)
+    return "".join(lines)
+
+
+def has_entry(text: str, index_dir: Path, target: Path) -> bool:
+    """Whether an index text links to `target` (absolute path)."""
+    for number, line in enumerate(text.splitlines(), 1):
+        entry = parse_entry(line, number)
+        if entry is not None and Path(os.path.normpath(index_dir / entry.target)) == target:
+            return True
+    return False

@@ -1,0 +1,106 @@
+"""Turning the bytes of one memory file into a Memory, whatever they hold."""
+
+from __future__ import annotations
+
+import hashlib
+from pathlib import Path
+from typing import Any
+
+from memtui.core import frontmatter
+from memtui.core.model import MEMORY_TYPES, Memory
+
+BOM = "\ufeff"
+
+
+class DecodeError(ValueError):
+    """Bytes that are not a UTF-8 text file."""
+
+
+def sha256(data: bytes) -> str:
+    """Hex digest used as a file's content identity."""
+    return hashlib.sha256(data).hexdigest()
+
+
+def decode(data: bytes) -> str:
+    """Decode UTF-8 (with or without BOM); raise DecodeError naming the first bad byte."""
+    if b"\x00" in data[:8192]:
+        raise DecodeError("binary file (contains NUL bytes), not a Markdown memory")
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise DecodeError(f"not UTF-8: byte 0x{data[exc.start]:02x} at offset {exc.start} cannot be decoded") from None
+    return text[1:] if text.startswith(BOM) else text
+
+
+def _as_text(value: Any) -> str:
+    if value is None:
+        return ""
+    if isinstance(value, (list, tuple)):
+        return " ".join(_as_text(v) for v in value)
+    return str(value).strip()
+
+
+def read_memory(abs_path: Path, rel_path: str, *, in_archive: bool, archived_hint: bool = False) -> Memory:
+    """Read one memory file. Never raises for bad content: the error goes into `Memory.error`."""
+    try:
+        data = abs_path.read_bytes()
+        mtime = abs_path.stat().st_mtime
+    except OSError as exc:
+        return _broken(abs_path, rel_path, f"cannot be read: {exc.strerror or exc}", b"", 0.0, in_archive)
+    try:
+        text = decode(data)
+    except DecodeError as exc:
+        return _broken(abs_path, rel_path, str(exc), data, mtime, in_archive)
+    try:
+        fm = frontmatter.parse(text)
+    except frontmatter.FrontMatterError as exc:
+        memory = _broken(abs_path, rel_path, str(exc), data, mtime, in_archive)
+        return Memory(**{**memory.__dict__, "text": text, "body": text})
+    data_map = fm.data
+    meta = data_map.get("metadata") if isinstance(data_map.get("metadata"), dict) else {}
+    raw_type = data_map.get("type")
+    generation = "A" if "type" in data_map else ("B" if isinstance(data_map.get("metadata"), dict) else "none")
+    if raw_type is None and meta:
+        raw_type = meta.get("type")
+    raw_type_text = _as_text(raw_type) or None
+    mem_type = raw_type_text.lower() if raw_type_text and raw_type_text.lower() in MEMORY_TYPES else None
+    status_value = _as_text(data_map.get("status") or (meta or {}).get("status")).lower()
+    archived = status_value == "archived" or in_archive or archived_hint
+    return Memory(
+        path=rel_path,
+        abs_path=abs_path,
+        text=text,
+        content_hash=sha256(data),
+        frontmatter=data_map,
+        has_frontmatter=fm.present,
+        body=text[fm.block_end :],
+        name=_as_text(data_map.get("name")),
+        description=_as_text(data_map.get("description")),
+        type=mem_type,
+        raw_type=raw_type_text,
+        status="archived" if archived else "active",
+        in_archive=in_archive,
+        mtime=mtime,
+        retried=fm.retried,
+        generation=generation if fm.present else "none",
+    )
+
+
+def _broken(abs_path: Path, rel_path: str, reason: str, data: bytes, mtime: float, in_archive: bool) -> Memory:
+    return Memory(
+        path=rel_path,
+        abs_path=abs_path,
+        text="",
+        content_hash=sha256(data),
+        frontmatter={},
+        has_frontmatter=False,
+        body="",
+        name="",
+        description="",
+        type=None,
+        raw_type=None,
+        status="archived" if in_archive else "active",
+        in_archive=in_archive,
+        mtime=mtime,
+        error=reason,
+    )

@@ -1,0 +1,714 @@
+"""Every action a person takes on a store: the only code in memtui that writes.
+
+Each public function is one decision and one git commit limited to the store's files. Every one of them:
+re-reads the file and refuses when it changed since the caller read it (the agent writes while people
+curate); commits what the agent wrote since the last commit on its own first (`Memtui-Actor: agent`); writes
+atomically (temp file + rename); keeps MEMORY.md and ARCHIVE.md consistent; never rewrites a file it could
+not parse except to archive it whole; refuses paths that leave the store; refuses to commit a secret unless
+told to; and holds the store's lock while it works. The CLI and the TUI call these same functions.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtui.analysis import dates as reldates
+from memtui.analysis import secrets
+from memtui.audit import repo as gitrepo
+from memtui.audit.lock import lock_path, store_lock
+from memtui.audit.repo import NotInGit, StoreRepo, message, open_repo
+from memtui.core import frontmatter
+from memtui.core import index as idx
+from memtui.core.model import MEMORY_TYPES, Memory
+from memtui.core.reading import DecodeError, decode, read_memory, sha256
+from memtui.core.store import ARCHIVE_INDEX, StoreLayout, detect_layout
+
+ARCHIVE_HEADER = (
+    "# Archived memories\n\n"
+    "Memories retired with memtui. Claude Code does not load this folder; `git log` says why each one left.\n\n"
+)
+STAMP_KEYS = ("status", "archived_at", "archived_reason", "superseded_by", "merged_into")
+
+
+class OpError(Exception):
+    """A refused or failed action; the message says what and why, naming the file."""
+
+    exit_code = 1
+
+
+class ChangedOnDisk(OpError):
+    """The file changed since the caller read it; `current_text` is what is there now."""
+
+    def __init__(self, message: str, path: str, current_text: str | None) -> None:
+        super().__init__(message)
+        self.path = path
+        self.current_text = current_text
+
+
+class SecretRefused(OpError):
+    """The change would commit a secret."""
+
+
+class PathRefused(OpError):
+    """A path that is not a memory file inside the store."""
+
+
+__all__ = [
+    "ChangedOnDisk", "NotInGit", "OpError", "OpResult", "PathRefused", "SecretRefused",
+    "archive", "edit", "finish_review", "fix_date", "init", "keep_both", "merge", "restore", "undo", "verify",
+]
+
+
+@dataclass(frozen=True)
+class OpResult:
+    """What an action did."""
+
+    action: str
+    commit: str | None
+    summary: str
+    paths: tuple[str, ...] = ()
+    """Store-relative paths written."""
+    agent_commit: str | None = None
+    """The commit that recorded the agent's writes first, if there were any."""
+    notes: tuple[str, ...] = ()
+
+
+# --------------------------------------------------------------------------------------------- files
+
+
+def atomic_write(path: Path, data: bytes) -> None:
+    """Write a file through a temp file in the same folder and a rename, keeping its permissions."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_name(f".{path.name}.memtui-{os.getpid()}.tmp")
+    mode = path.stat().st_mode & 0o777 if path.exists() else None
+    with open(tmp, "wb") as fh:
+        fh.write(data)
+        fh.flush()
+        os.fsync(fh.fileno())
+    if mode is not None:
+        os.chmod(tmp, mode)
+    os.replace(tmp, path)
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
+
+
+def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exist: bool = True) -> Path:
+    """The absolute path of a store-relative memory path, refusing anything that leaves the store.
+
+    Refused: absolute paths, `..` that climbs out, symlinks that point outside, non-Markdown files, and
+    (unless `archive`) files in the archive.
+    """
+    if not rel or "\0" in rel:
+        raise PathRefused("no file named")
+    if os.path.isabs(rel):
+        raise PathRefused(f"{rel}: absolute paths are refused; name the file relative to the store")
+    candidate = Path(os.path.normpath(layout.root / rel))
+    allowed = [layout.scan_root] + ([layout.archive_dir] if archive else [])
+    if not any(_inside(candidate, a) for a in allowed):
+        raise PathRefused(f"{rel}: outside the store {layout.root}")
+    if candidate.name in (idx.Path("MEMORY.md").name, ARCHIVE_INDEX):
+        raise PathRefused(f"{rel}: that is an index, not a memory")
+    if candidate.suffix != ".md":
+        raise PathRefused(f"{rel}: not a Markdown memory file")
+    if candidate.exists() or candidate.is_symlink():
+        real = candidate.resolve()
+        if not any(_inside(real, a.resolve()) for a in allowed):
+            raise PathRefused(f"{rel}: a symlink pointing outside the store ({real})")
+    elif must_exist:
+        raise PathRefused(f"{rel}: no such memory in {layout.root}")
+    return candidate
+
+
+# --------------------------------------------------------------------------------------------- transaction
+
+
+@dataclass
+class _Txn:
+    """One decision in progress: the repo, what was written (for rollback), and notes for the person."""
+
+    layout: StoreLayout
+    repo: StoreRepo
+    today: dt.date
+    allow_secret: bool
+    written: dict[Path, bytes | None] = field(default_factory=dict)
+    touched: set[Path] = field(default_factory=set)
+    agent_commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def rel(self, path: Path) -> str:
+        return self.layout.rel(path)
+
+    def read(self, path: Path, expected_hash: str | None) -> bytes:
+        """Current bytes of a file, refusing if they no longer match what the caller saw."""
+        data = path.read_bytes()
+        if expected_hash is not None and sha256(data) != expected_hash:
+            try:
+                current = decode(data)
+            except DecodeError:
+                current = None
+            raise ChangedOnDisk(
+                f"{self.rel(path)} changed on disk since it was read (the agent may have rewritten it); "
+                "nothing was changed — look at the new text and decide again",
+                self.rel(path), current,
+            )
+        return data
+
+    def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
+        """Write atomically, first checking the file still holds `expected` (None: must not exist)."""
+        now = path.read_bytes() if path.exists() else None
+        if path not in self.written:
+            self.written[path] = now
+        self.touched.add(path)
+        if expected is not None and now != expected:
+            raise ChangedOnDisk(f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed",
+                                self.rel(path), None)
+        atomic_write(path, data)
+
+    def delete(self, path: Path, *, expected: bytes) -> None:
+        now = path.read_bytes()
+        if now != expected:
+            raise ChangedOnDisk(f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed",
+                                self.rel(path), None)
+        self.written.setdefault(path, now)
+        self.touched.add(path)
+        path.unlink()
+
+    def rollback(self) -> None:
+        for path, data in self.written.items():
+            if data is None:
+                if path.exists():
+                    path.unlink()
+            else:
+                atomic_write(path, data)
+        self.written.clear()
+
+    def check_secrets(self) -> None:
+        if self.allow_secret:
+            return
+        leaks = []
+        for path in self.written:
+            if path.exists() and path.suffix == ".md":
+                try:
+                    hits = secrets.scan(decode(path.read_bytes()))
+                except DecodeError:
+                    continue
+                leaks += [f"{self.rel(path)}:{h.line} ({h.label})" for h in hits]
+        if leaks:
+            raise SecretRefused(
+                "refused: the change would commit what looks like a secret: " + ", ".join(leaks)
+                + " — remove it first, or pass --allow-secret if it is not one"
+            )
+
+    def commit(self, msg: str) -> str | None:
+        self.check_secrets()
+        sha = self.repo.commit_paths_only(msg, [self.repo.rel(p) for p in sorted(self.touched)])
+        self.written.clear()
+        self.touched.clear()
+        return sha
+
+
+def _record_agent_writes(txn: _Txn) -> None:
+    """Commit what the agent wrote since the last commit, on its own, so history separates it from decisions."""
+    changed = txn.repo.changed_paths()
+    if not changed:
+        return
+    withheld = []
+    for rel in changed:
+        path = txn.repo.work_tree / rel
+        if path.is_file() and path.suffix == ".md":
+            try:
+                if secrets.scan(decode(path.read_bytes())):
+                    withheld.append(rel)
+            except DecodeError:
+                pass
+    to_commit = [c for c in changed if c not in withheld]
+    if withheld:
+        txn.notes.append("not recorded (holds a secret): " + ", ".join(withheld))
+    if not to_commit:
+        return
+    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(f"- {p}" for p in to_commit)
+    msg = f"memtui: record agent writes ({len(to_commit)} file{'s' if len(to_commit) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
+    for rel in to_commit[:50]:
+        msg += f"Memtui-Memory: {rel}\n"
+    txn.agent_commit = txn.repo.commit_paths_only(msg, to_commit)
+
+
+@contextmanager
+def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None = None) -> Iterator[_Txn]:
+    layout = detect_layout(store)
+    repo = open_repo(layout)
+    git_dir = Path(repo.repo.git_dir)
+    with store_lock(lock_path(git_dir, layout.root)):
+        txn = _Txn(layout=layout, repo=repo, today=today or dt.date.today(), allow_secret=allow_secret)
+        _record_agent_writes(txn)
+        try:
+            yield txn
+        except BaseException:
+            txn.rollback()
+            raise
+        if repo.identity_note:
+            txn.notes.append(repo.identity_note)
+
+
+def _load(txn: _Txn, path: Path, expected_hash: str | None, *, archive: bool = False) -> tuple[Memory, bytes]:
+    data = txn.read(path, expected_hash)
+    memory = read_memory(path, txn.rel(path), in_archive=archive)
+    return memory, data
+
+
+def _trailer_path(txn: _Txn, path: Path) -> str:
+    return txn.repo.rel(path)
+
+
+# --------------------------------------------------------------------------------------------- index edits
+
+
+def _index_remove(txn: _Txn, targets: set[Path]) -> None:
+    index_path = txn.layout.index_path
+    if not index_path.is_file():
+        return
+    data = index_path.read_bytes()
+    text = decode(data)
+    new = idx.remove_entries(text, index_path.parent, targets)
+    if new != text:
+        txn.write(index_path, _encode_like(new, data), expected=data)
+
+
+def _index_add(txn: _Txn, memory_path: Path, title: str, hook: str) -> None:
+    index_path = txn.layout.index_path
+    if not index_path.is_file():
+        return
+    data = index_path.read_bytes()
+    text = decode(data)
+    if idx.has_entry(text, index_path.parent, memory_path):
+        return
+    target = Path(os.path.relpath(memory_path, index_path.parent)).as_posix()
+    txn.write(index_path, _encode_like(idx.add_entry(text, idx.entry_line(title, target, _hook(hook))), data), expected=data)
+
+
+def _hook(text: str, limit: int = 110) -> str:
+    flat = " ".join(text.split())
+    return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def _archive_index_add(txn: _Txn, archived: Path, title: str, reason: str) -> None:
+    path = txn.layout.archive_index_path
+    data = path.read_bytes() if path.exists() else None
+    text = decode(data) if data is not None else ARCHIVE_HEADER
+    target = Path(os.path.relpath(archived, path.parent)).as_posix()
+    line = idx.entry_line(title, target, f"{txn.today.isoformat()} · {_hook(reason, 140)}")
+    new = idx.add_entry(text, line)
+    txn.write(path, _encode_like(new, data), expected=data if data is not None else None)
+
+
+def _archive_index_remove(txn: _Txn, archived: Path) -> None:
+    path = txn.layout.archive_index_path
+    if not path.is_file():
+        return
+    data = path.read_bytes()
+    text = decode(data)
+    new = idx.remove_entries(text, path.parent, {archived})
+    if new != text:
+        txn.write(path, _encode_like(new, data), expected=data)
+
+
+def _encode_like(text: str, original: bytes | None) -> bytes:
+    bom = b"\xef\xbb\xbf" if original is not None and original.startswith(b"\xef\xbb\xbf") else b""
+    return bom + text.encode("utf-8")
+
+
+# --------------------------------------------------------------------------------------------- archive / restore
+
+
+def _stamp(text: str, updates: dict[str, str]) -> str:
+    return frontmatter.set_keys(text, {k: frontmatter.yaml_scalar(v) for k, v in updates.items() if v})
+
+
+def _archive_one(txn: _Txn, path: Path, data: bytes, memory: Memory, reason: str, stamps: dict[str, str]) -> Path:
+    """Move one memory into the archive: stamp its front matter (lines added only), move its index line."""
+    rel_in_scan = path.relative_to(txn.layout.scan_root)
+    dest = txn.layout.archive_dir / rel_in_scan
+    n = 2
+    while dest.exists():
+        dest = dest.with_name(f"{rel_in_scan.stem}-{n}.md")
+        n += 1
+    if memory.is_malformed or not memory.has_frontmatter:
+        new_data = data  # never rewrite what could not be parsed, and never add front matter to a file without one
+        if memory.is_malformed:
+            txn.notes.append(f"{memory.path} could not be parsed; archived whole, unchanged")
+    else:
+        text = memory.text
+        new_text = _stamp(text, {"status": "archived", "archived_at": txn.today.isoformat(), "archived_reason": reason, **stamps})
+        new_data = _encode_like(new_text, data)
+    txn.write(dest, new_data, expected=None)
+    txn.delete(path, expected=data)
+    _index_remove(txn, {path})
+    _archive_index_add(txn, dest, memory.title, reason)
+    return dest
+
+
+def archive(
+    store: Path,
+    file: str,
+    *,
+    reason: str,
+    superseded_by: str | None = None,
+    expected_hash: str | None = None,
+    allow_secret: bool = False,
+    today: dt.date | None = None,
+) -> OpResult:
+    """Archive a memory: move it out of the loaded folder with its reason, one commit."""
+    if not reason or not reason.strip():
+        raise OpError("a reason is required to archive a memory (it is what history will say)")
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        path = safe_path(txn.layout, file)
+        successor = None
+        if superseded_by:
+            successor = safe_path(txn.layout, superseded_by)
+            if successor == path:
+                raise OpError(f"{file} cannot be superseded by itself")
+        memory, data = _load(txn, path, expected_hash)
+        stamps = {"superseded_by": txn.rel(successor)} if successor else {}
+        dest = _archive_one(txn, path, data, memory, reason.strip(), stamps)
+        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason),
+                    ("Memtui-Archived-To", _trailer_path(txn, dest))]
+        if successor:
+            trailers.append(("Memtui-Superseded-By", _trailer_path(txn, successor)))
+        sha = txn.commit(message("archive", path.name, reason, trailers))
+        return OpResult("archive", sha, f"archived {memory.path} → {txn.rel(dest)}", (memory.path, txn.rel(dest)),
+                        txn.agent_commit, tuple(txn.notes))
+
+
+def restore(store: Path, file: str, *, expected_hash: str | None = None, today: dt.date | None = None,
+            allow_secret: bool = False) -> OpResult:
+    """Bring an archived memory back into the loaded folder and the index: the reverse of archive."""
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        layout = txn.layout
+        path = _archived_path(layout, file)
+        memory, data = _load(txn, path, expected_hash, archive=True)
+        dest = layout.scan_root / path.relative_to(layout.archive_dir)
+        if dest.exists():
+            raise OpError(f"{txn.rel(dest)} already exists; archive or rename it before restoring {file}")
+        if memory.has_frontmatter and not memory.is_malformed:
+            new_data = _encode_like(frontmatter.remove_keys(memory.text, list(STAMP_KEYS)), data)
+        else:
+            new_data = data
+        txn.write(dest, new_data, expected=None)
+        txn.delete(path, expected=data)
+        _archive_index_remove(txn, path)
+        restored = read_memory(dest, txn.rel(dest), in_archive=False)
+        _index_add(txn, dest, restored.title, restored.description)
+        trailers = [("Memtui-Memory", _trailer_path(txn, dest)), ("Memtui-Restored-From", _trailer_path(txn, path))]
+        sha = txn.commit(message("restore", dest.name, "", trailers))
+        return OpResult("restore", sha, f"restored {txn.rel(dest)}", (txn.rel(dest),), txn.agent_commit, tuple(txn.notes))
+
+
+def _archived_path(layout: StoreLayout, file: str) -> Path:
+    candidates = [file]
+    archive_rel = Path(os.path.relpath(layout.archive_dir, layout.root)).as_posix()
+    if not Path(os.path.normpath(layout.root / file)).is_relative_to(layout.archive_dir):
+        candidates.append(f"{archive_rel}/{file}")
+    for cand in candidates:
+        try:
+            path = safe_path(layout, cand, archive=True)
+        except PathRefused:
+            continue
+        if _inside(path, layout.archive_dir):
+            return path
+    raise PathRefused(f"{file}: no such memory in the archive {layout.archive_dir}")
+
+
+# --------------------------------------------------------------------------------------------- merge
+
+
+def default_merge_text(memories: Sequence[Memory]) -> str:
+    """The newest memory's text with the other memories' distinct body lines appended."""
+    from memtui.core.freshness import explicit_date
+
+    def newness(m: Memory) -> tuple[dt.date, float]:
+        return (explicit_date(m)[0] or dt.date.fromtimestamp(m.mtime), m.mtime)
+
+    base = max(memories, key=newness)
+    seen = {line.strip() for line in base.body.splitlines() if line.strip()}
+    extra: list[str] = []
+    for m in memories:
+        if m is base:
+            continue
+        for line in m.body.splitlines():
+            if line.strip() and line.strip() not in seen:
+                seen.add(line.strip())
+                extra.append(line)
+    nl = frontmatter.newline_of(base.text)
+    text = base.text
+    if extra:
+        if not text.endswith(("\n", "\r")):
+            text += nl
+        text += nl + nl.join(extra) + nl
+    return text
+
+
+def merge(
+    store: Path,
+    files: Sequence[str],
+    *,
+    into: str,
+    text: str | None = None,
+    reason: str = "",
+    expected_hashes: dict[str, str] | None = None,
+    allow_secret: bool = False,
+    today: dt.date | None = None,
+) -> OpResult:
+    """Merge two or more memories into one: write the merged memory, archive the others, one commit."""
+    if len(set(files)) < 2:
+        raise OpError("name at least two different memories to merge")
+    expected_hashes = expected_hashes or {}
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        layout = txn.layout
+        paths = [safe_path(layout, f) for f in files]
+        loaded = [_load(txn, p, expected_hashes.get(f)) for p, f in zip(paths, files)]
+        for memory, _ in loaded:
+            if memory.is_malformed:
+                raise OpError(f"{memory.path} could not be parsed ({memory.error}); fix or archive it before merging")
+        into_rel = into if "/" in into else Path(files[0]).with_name(into).as_posix()
+        if not into_rel.endswith(".md"):
+            into_rel += ".md"
+        target = safe_path(layout, into_rel, must_exist=False)
+        if target.exists() and target not in paths:
+            raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
+        memories = [m for m, _ in loaded]
+        merged_text = text if text is not None else default_merge_text(memories)
+        merged_text = _validate(merged_text, into_rel, require_type=any(m.type for m in memories))
+        others = [p for p in paths if p != target]
+        sources = [txn.rel(p) for p in paths if p != target]
+        if frontmatter.split_block(merged_text)[0] is not None and "merged_from" not in frontmatter.parse(merged_text).data:
+            merged_text = frontmatter.set_keys(merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"})
+        original_target = dict(zip(paths, (d for _, d in loaded))).get(target)
+        txn.write(target, merged_text.encode("utf-8"), expected=original_target)
+        why = reason.strip() or f"merged into {into_rel}"
+        for p, (memory, data) in zip(paths, loaded):
+            if p == target:
+                continue
+            _archive_one(txn, p, data, memory, why, {"merged_into": into_rel})
+        result = read_memory(target, into_rel, in_archive=False)
+        _index_add(txn, target, result.title, result.description)
+        trailers = [("Memtui-Memory", _trailer_path(txn, p)) for p in others]
+        trailers += [("Memtui-Merged-Into", _trailer_path(txn, target)), ("Memtui-Reason", why)]
+        sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))
+        return OpResult("merge", sha, f"merged {', '.join(files)} into {into_rel}", tuple([into_rel, *sources]),
+                        txn.agent_commit, tuple(txn.notes))
+
+
+def _validate(text: str, rel: str, *, require_type: bool) -> str:
+    try:
+        fm = frontmatter.parse(text)
+    except frontmatter.FrontMatterError as exc:
+        raise OpError(f"{rel}: the new text's {exc}; nothing was saved") from None
+    if require_type:
+        raw = fm.data.get("type")
+        meta = fm.data.get("metadata")
+        if raw is None and isinstance(meta, dict):
+            raw = meta.get("type")
+        if str(raw or "").strip().lower() not in MEMORY_TYPES:
+            raise OpError(f"{rel}: the new text must keep a type ({', '.join(MEMORY_TYPES)}); nothing was saved")
+    return text
+
+
+# --------------------------------------------------------------------------------------------- edit / verify / fix-date
+
+
+def edit(store: Path, file: str, new_text: str, *, expected_hash: str | None = None, reason: str = "",
+         allow_secret: bool = False, today: dt.date | None = None) -> OpResult:
+    """Replace a memory's text with the person's edit, validated first: front matter must parse and keep a type."""
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        path = safe_path(txn.layout, file)
+        memory, data = _load(txn, path, expected_hash)
+        if memory.is_malformed and memory.error and "UTF-8" in memory.error:
+            raise OpError(f"{memory.path}: {memory.error}; memtui will not rewrite a file it cannot decode")
+        _validate(new_text, memory.path, require_type=memory.type is not None)
+        nl = frontmatter.newline_of(memory.text) if memory.text else "\n"
+        if nl == "\r\n" and "\r\n" not in new_text:
+            new_text = new_text.replace("\n", "\r\n")
+        new_data = _encode_like(new_text, data)
+        if new_data == data:
+            return OpResult("edit", None, f"{memory.path}: no change", (), txn.agent_commit, tuple(txn.notes))
+        txn.write(path, new_data, expected=data)
+        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason)]
+        sha = txn.commit(message("edit", path.name, reason, trailers))
+        return OpResult("edit", sha, f"edited {memory.path}", (memory.path,), txn.agent_commit, tuple(txn.notes))
+
+
+def verify(store: Path, file: str, *, expected_hash: str | None = None, today: dt.date | None = None,
+           allow_secret: bool = False) -> OpResult:
+    """Mark a memory as still true: stamp `last_verified` with today's date."""
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        path = safe_path(txn.layout, file)
+        memory, data = _load(txn, path, expected_hash)
+        if memory.is_malformed:
+            raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
+        if not memory.has_frontmatter:
+            raise OpError(f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead")
+        stamp = txn.today.isoformat()
+        under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
+        new_text = frontmatter.set_keys(memory.text, {"last_verified": stamp}, under=under)
+        if new_text == memory.text:
+            return OpResult("verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes))
+        txn.write(path, _encode_like(new_text, data), expected=data)
+        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Verified", stamp)]
+        sha = txn.commit(message("verify", path.name, "", trailers))
+        return OpResult("verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes))
+
+
+def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date | None = None,
+             expected_hash: str | None = None, today: dt.date | None = None, allow_secret: bool = False) -> OpResult:
+    """Replace a relative date ("tomorrow", "下周四") with the absolute date it meant (or the one given)."""
+    with _decision(store, allow_secret=allow_secret, today=today) as txn:
+        path = safe_path(txn.layout, file)
+        memory, data = _load(txn, path, expected_hash)
+        if memory.is_malformed:
+            raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
+        dates = txn.repo.file_dates()
+        anchor = dates.first.get(memory.path) or dt.date.fromtimestamp(memory.mtime)
+        hits = [h for h in reldates.find_relative_dates(memory.text, anchor) if phrase is None or h.phrase == phrase]
+        if not hits:
+            raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
+        hit = hits[0]
+        absolute = date or hit.suggestion
+        if absolute is None:
+            raise OpError(f"{memory.path}: cannot work out the date for {hit.phrase!r}; give one with --date")
+        lines = memory.text.split("\n")
+        line = lines[hit.line - 1]
+        lines[hit.line - 1] = line.replace(hit.phrase, absolute.isoformat(), 1)
+        new_text = "\n".join(lines)
+        txn.write(path, _encode_like(new_text, data), expected=data)
+        reason = f'"{hit.phrase}" → {absolute.isoformat()} (written {anchor.isoformat()})'
+        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason)]
+        sha = txn.commit(message("fix-date", path.name, reason, trailers))
+        return OpResult("fix-date", sha, f"{memory.path}: {reason}", (memory.path,), txn.agent_commit, tuple(txn.notes))
+
+
+# --------------------------------------------------------------------------------------------- undo
+
+
+UNDOABLE = ("archive", "restore", "merge", "edit", "verify", "fix-date", "keep-both")
+
+
+def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
+    """Revert the newest memtui decision not yet undone, with a commit marked so the next undo goes further back."""
+    with _decision(store, allow_secret=True, today=today) as txn:
+        repo = txn.repo
+        events = repo.history(limit=2000)
+        reverted = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+        target = next((e for e in events if e.action in UNDOABLE and e.commit not in reverted), None)
+        if target is None:
+            raise OpError("nothing to undo: no memtui decision in this store's history")
+        changes = repo.commit_paths(target.commit)
+        memtui_commits = {e.commit for e in events}
+        touched = [p for _, p in changes]
+        later = [c for c in repo.commits_touching(target.commit, touched) if c not in memtui_commits]
+        if later:
+            raise OpError(
+                f"cannot undo {target.action} of {target.memory}: later commits not made by memtui changed the same files "
+                f"({', '.join(c[:8] for c in later)}); undo them first or edit by hand"
+            )
+        plan: list[tuple[Path, bytes | None, bytes | None]] = []
+        for status, rel in changes:
+            path = repo.work_tree / rel
+            at_commit = repo.show(target.commit, rel)
+            before = repo.show(target.commit + "^", rel) if status != "A" else None
+            now = path.read_bytes() if path.exists() else None
+            if now != at_commit:
+                raise OpError(f"cannot undo {target.action}: {rel} changed since that decision; nothing was changed")
+            plan.append((path, now, before))
+        for path, now, before in plan:
+            if before is None:
+                if now is not None:
+                    txn.delete(path, expected=now)
+            else:
+                txn.write(path, before, expected=now)
+        trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
+        msg = message("undo", f"{target.action} of {Path(target.memory).name or 'decision'}", f"Undo {target.subject}", trailers)
+        sha = txn.commit(msg) if plan else repo.marker_commit(msg)
+        return OpResult("undo", sha, f"undid {target.action} of {target.memory} ({target.commit[:8]})",
+                        tuple(txn.layout.rel(p) for p, _, _ in plan), txn.agent_commit, tuple(txn.notes))
+
+
+# --------------------------------------------------------------------------------------------- review markers
+
+
+def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
+    """Remember that a person kept both memories of a flagged pair, until either of them changes."""
+    with _decision(store, today=today) as txn:
+        trailers = [("Memtui-Memory", a.path), ("Memtui-Memory", b.path), ("Memtui-Pair-Kind", kind),
+                    ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}")]
+        msg = message("keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers)
+        sha = txn.repo.marker_commit(msg)
+        return OpResult("keep-both", sha, f"kept both {a.path} and {b.path}", (), txn.agent_commit, tuple(txn.notes))
+
+
+def finish_review(store: Path, summary: str, *, today: dt.date | None = None) -> OpResult:
+    """Mark a review finished in git, so next week's queue starts from here."""
+    with _decision(store, today=today) as txn:
+        msg = message("review", "finished", summary, [("Memtui-Reviewed", (today or dt.date.today()).isoformat())])
+        sha = txn.repo.marker_commit(msg)
+        return OpResult("review", sha, "review finished", (), txn.agent_commit, tuple(txn.notes))
+
+
+# --------------------------------------------------------------------------------------------- init
+
+
+GITIGNORE = """# memtui: only the memory store and its archive are versioned here.
+/*
+!/.gitignore
+!/{store}/
+!/{archive}/
+"""
+
+
+def init(store: Path) -> OpResult:
+    """Put a store that is not in git under git: a repository at the folder holding the store and its archive."""
+    import git
+
+    layout = detect_layout(store)
+    if gitrepo.try_open_repo(layout) is not None:
+        raise OpError(f"{layout.root} is already in a git repository; nothing to do")
+    leaks = []
+    for folder in (layout.scan_root, layout.archive_dir):
+        for file in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
+            try:
+                hits = secrets.scan(decode(file.read_bytes()))
+            except DecodeError:
+                continue
+            leaks += [f"{file}:{h.line} ({h.label})" for h in hits]
+    if layout.index_path.is_file():
+        try:
+            leaks += [f"{layout.index_path}:{h.line} ({h.label})" for h in secrets.scan(decode(layout.index_path.read_bytes()))]
+        except DecodeError:
+            pass
+    if leaks:
+        raise SecretRefused("refused: these files look like they hold secrets; remove them before memtui puts the store under git: "
+                            + ", ".join(leaks))
+    top = layout.root.parent if layout.kind == "flat" else layout.root
+    repo = git.Repo.init(top)
+    ignore = top / ".gitignore"
+    if layout.kind == "flat":
+        content = GITIGNORE.format(store=layout.root.name, archive=layout.archive_dir.name)
+    else:
+        content = "# memtui: only the memory store is versioned here.\n/*\n!/.gitignore\n!/MEMORY.md\n!/memory/\n!/memory.archive/\n"
+    if not ignore.exists():
+        atomic_write(ignore, content.encode())
+    srepo = StoreRepo(layout=layout, repo=repo)
+    msg = message("init", layout.root.name, "Put the memory store under git.", [("Memtui-Memory", srepo.rel(layout.root))])
+    sha = srepo.commit_paths_only(msg, [".gitignore", *srepo.owned_paths()])
+    notes = (srepo.identity_note,) if srepo.identity_note else ()
+    return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)
