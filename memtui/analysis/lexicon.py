@@ -11,7 +11,8 @@ STOPWORDS = frozenset(
     may might must do does did doing done have has had having i me my we our you your he him his she her they them
     their theirs also just only own same too via per etc e.g i.e vs user user's users memory memories one two
     get gets got make makes made use uses used using it's that's don't doesn't won't isn't aren't
-    why how apply rule note please always
+    why how apply rule note please always http https www com
+    not no never nor none nothing don't doesn't didn't won't cannot can't shouldn't avoid without
     """.split()
 )
 """Words that carry no subject. Negations are kept out of similarity but read separately as cues."""
@@ -32,8 +33,9 @@ CHANGE_CUES = (
     "reduced to", "cut to", "bumped to", "postponed", "moved", "pushed back", "brought forward", "cancelled",
     "canceled", "called off", "after all", "reversed", "retired", "deprecated", "dropped", "pulled out", "took over",
     "taken over", "handed over", "hands over", "new owner", "was wrong", "actually", "not allowed", "used to",
+    "decommission", "was archived", "read-only", "returns 404", "shut down", "sunset", "no more",
     "改为", "改用", "改成", "换成", "换用", "改到", "迁到", "迁移到", "不再", "取消", "现在", "以后", "今后", "接手",
-    "推迟", "延期", "提前", "停用", "作废", "废弃", "已调", "调整为", "降到", "升到", "改了",
+    "推迟", "延期", "提前", "停用", "作废", "废弃", "已调", "调整为", "降到", "升到", "改了", "转岗", "下线", "不再用",
 )
 
 ANTONYMS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(

@@ -163,7 +163,7 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
         rule=rule,
         tokens=frozenset(main | subject),
         subject=frozenset(subject),
-        negated=frozenset(_negated_tokens(description + " . " + rule + " . " + how)),
+        negated=frozenset(_negated_tokens(description + " . " + rule)),
         values=_values(description + " " + rule),
         poles=_poles(main | set(tx.tokens(how)), folded_rule + tx.fold(how)),
         scope_words=scope_words,
@@ -233,7 +233,7 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     subj_shared = a.subject & b.subject
     subj = sum(weights.idf(t) for t in subj_shared) / (min(sum(weights.idf(t) for t in a.subject) or 1, sum(weights.idf(t) for t in b.subject) or 1))
     if a.cjk == b.cjk:
-        fuzzy = fuzz.token_set_ratio(tx.fold(a.description), tx.fold(b.description)) / 100
+        fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100
     else:
         fuzzy = 0.0
     related = 0.45 * overlap + 0.35 * jaccard * 2 + 0.2 * subj
@@ -277,25 +277,31 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     return PairScore(related=related, overlap=overlap, fuzzy=fuzzy, shared=tuple(top), cues=cues, scope=scope)
 
 
+FUZZ = fuzz.ratio
+MIN_SHARED = 2
+
 # Thresholds, tuned on the development pairs but kept coarse on purpose so they generalise.
 RELATED_MIN = 0.20
-DUPLICATE_MIN = 0.30
+DUPLICATE_MIN = 0.23
 CONFLICT_MIN = 0.24
 NEGATION_MIN = 0.45
+VALUE_MIN = 0.45
+STRONG_DUPLICATE = 0.6
+"""Above this, a pair is a duplicate even when a weak cue (a negation, a different number) sits in it."""
 """A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
 
 
 def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
     """Label a pair `contradiction`, `duplicate` or nothing; `b` should be the newer memory."""
     s = score_pair(a, b, weights)
-    if s.related < RELATED_MIN or len(a.tokens & b.tokens) < 2:
+    if s.related < RELATED_MIN or len(a.tokens & b.tokens) < MIN_SHARED:
         return None
     cues = s.cues
     conflict = (
         "change" in cues
         or "antonym" in cues
         or ("negation" in cues and s.related >= NEGATION_MIN)
-        or ("value" in cues and s.related >= CONFLICT_MIN + 0.1)
+        or ("value" in cues and s.related >= VALUE_MIN)
     )
     narrowed = bool(s.scope)
     shared = ", ".join(s.shared[:4])
@@ -305,7 +311,17 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
             "contradiction", a.key, b.key, s.related, cue_text, s.shared,
             f"both about {shared}; {cue_text}",
         )
-    if not conflict and s.related >= DUPLICATE_MIN and not (narrowed and s.related < DUPLICATE_MIN + 0.15):
+    few_shared = len(a.tokens & b.tokens) < 3 and s.related < DUPLICATE_MIN + 0.15
+    # a duplicate restates the same subject: its name or description must share something with the other's
+    off_subject = not (a.subject & b.subject) and s.related < DUPLICATE_MIN + 0.05
+    if (
+        not conflict
+        and ("value" not in cues and "negation" not in cues or s.related >= STRONG_DUPLICATE)
+        and s.related >= DUPLICATE_MIN
+        and not few_shared
+        and not off_subject
+        and not (narrowed and s.related < DUPLICATE_MIN + 0.15)
+    ):
         return Relation("duplicate", a.key, b.key, s.related, "same content", s.shared, f"both say: {shared}")
     return None
 

@@ -45,6 +45,8 @@ def stem(word: str) -> str:
     for suffix, repl, min_len in (
         ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4), ("ly", "", 6)
     ):
+        if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
+            continue
         if word.endswith(suffix) and len(word) >= min_len and not word.endswith("ss"):
             base = word[: len(word) - len(suffix)] + repl
             if suffix in ("ing", "ed") and len(base) > 2 and base[-1] == base[-2] and base[-1] not in "lsz":
