@@ -16,7 +16,7 @@ MAX_UNITS = 25_000
 _ENTRY = re.compile(
     r"^\s*[-*+]\s+\[(?P<title>(?:[^\]\\\n]|\\.)+)\]\((?P<target>[^)\s]+)\)\s*(?:(?:—|–|--|-|:)\s*(?P<hook>.*))?$"
 )
-_FRONT = re.compile(r"\A---\s*\n[\s\S]*?---\s*\n?")
+_FRONT = re.compile(r"\A---\s*\n[\s\S]*?---\s*\n?")  # Claude Code's own pattern
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
 
@@ -48,7 +48,7 @@ def measure(text: str) -> IndexBudget:
     Front matter and HTML comments are stripped and the rest trimmed, as in `truncateEntrypointContent`;
     line numbers in the result refer to the original file.
     """
-    text = text.replace("\r\n", "\n")
+    # CRLF is kept: Claude Code splits on "\n" and counts each "\r" as a unit, and so do we.
     # Build the loaded text while remembering, for every kept character, its offset in the file.
     kept_chars: list[str] = []
     offsets: list[int] = []

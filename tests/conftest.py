@@ -1,0 +1,87 @@
+"""Shared fixtures: real files in temporary folders and real git repositories (never mocks)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+
+FIXTURES = Path(__file__).parent / "fixtures"
+TODAY = dt.date(2026, 11, 30)
+
+
+def write_files(root: Path, files: dict[str, str | bytes]) -> Path:
+    """Write a folder of files; bytes are written as they are."""
+    for rel, content in files.items():
+        path = root / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if isinstance(content, bytes):
+            path.write_bytes(content)
+        else:
+            path.write_text(content, encoding="utf-8")
+    return root
+
+
+def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
+    """Run real git and return its output."""
+    out = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, env={**os.environ, **(env or {})})
+    assert out.returncode == 0, out.stderr
+    return out.stdout
+
+
+def init_repo(top: Path, *, identity: bool = True) -> Path:
+    """A real git repository with one commit of everything in `top`."""
+    git(top, "init", "-q", "-b", "main")
+    if identity:
+        git(top, "config", "user.name", "Test Person")
+        git(top, "config", "user.email", "test@example.com")
+    git(top, "add", "-A")
+    git(top, "-c", "user.name=Setup", "-c", "user.email=setup@example.com", "commit", "-q", "-m", "initial", "--allow-empty")
+    return top
+
+
+def memory(name: str, mtype: str | None = "feedback", body: str = "", description: str = "", **extra: str) -> str:
+    """The text of a Gen A memory file."""
+    lines = ["---", f"name: {name}", f"description: {description or name.replace('_', ' ')}"]
+    if mtype:
+        lines.append(f"type: {mtype}")
+    lines += [f"{k}: {v}" for k, v in extra.items()]
+    lines.append("---")
+    if not body:
+        body = f"Rule for {name}.\n\n**Why:** a reason.\n\n**How to apply:** always."
+    return "\n".join(lines) + "\n\n" + body + "\n"
+
+
+@pytest.fixture
+def make_store(tmp_path: Path) -> Callable[..., Path]:
+    """Build `<tmp>/project/memory` from a dict of files; optionally put `<tmp>/project` under git."""
+
+    def build(files: dict[str, str | bytes], *, in_git: bool = False, index: str | None = None) -> Path:
+        top = tmp_path / "project"
+        store = top / "memory"
+        store.mkdir(parents=True, exist_ok=True)
+        write_files(store, files)
+        if index is not None:
+            (store / "MEMORY.md").write_text(index, encoding="utf-8")
+        if in_git:
+            init_repo(top)
+        return store
+
+    return build
+
+
+@pytest.fixture(autouse=True)
+def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Never read the real ~/.claude or the developer's git config."""
+    home = tmp_path_factory.mktemp("home")
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
+    monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
+    monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
+    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
+                "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.delenv(var, raising=False)

@@ -1,0 +1,108 @@
+"""`memtui check` as a real command: text and JSON, exit codes, --today, --demo, never writing, no Textual."""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+from conftest import FIXTURES, memory
+
+MEMTUI = [sys.executable, "-m", "memtui"]
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    """The real command, in a subprocess."""
+    return subprocess.run([*MEMTUI, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+
+
+def _snapshot(root: Path) -> dict[str, bytes]:
+    return {str(p.relative_to(root)): p.read_bytes() for p in sorted(root.rglob("*")) if p.is_file()}
+
+
+def test_json_shape_and_exit_code_one_on_errors(tmp_path: Path) -> None:
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [A](a.md) — a\n- [Gone](gone.md) — x\n")
+    (store / "a.md").write_text(memory("a", "project", updated="2026-10-01"))
+    before = _snapshot(tmp_path)
+    out = run("check", str(store), "--json", "--today", "2026-11-30")
+    assert out.returncode == 1, out.stderr
+    data = json.loads(out.stdout)
+    assert data["store"] == str(store.resolve()) and data["today"] == "2026-11-30"
+    assert data["memories"] == [{"path": "a.md", "type": "project", "name": "a", "status": "active",
+                                 "freshness": "stale", "age_days": 60}]
+    broken = [f for f in data["findings"] if f["kind"] == "broken-link"]
+    assert broken == [{"kind": "broken-link", "severity": "error", "paths": ["gone.md"], "line": 2, "score": None,
+                       "message": "MEMORY.md:2: links to gone.md, which does not exist", "cue": "gone.md"}]
+    assert _snapshot(tmp_path) == before  # check never writes
+
+
+def test_exit_zero_without_errors_and_text_report(tmp_path: Path) -> None:
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "a.md").write_text(memory("a", "feedback"))
+    out = run("check", str(store), "--today", "2026-11-30")
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "1 memories (1 active, 0 archived)" in out.stdout and "0 errors" in out.stdout
+
+
+def test_usage_and_io_errors_exit_two_without_traceback(tmp_path: Path) -> None:
+    missing = run("check", str(tmp_path / "nope"))
+    assert missing.returncode == 2 and "no such folder" in missing.stderr and "Traceback" not in missing.stderr
+    bad_date = run("check", str(tmp_path), "--today", "30/11/2026")
+    assert bad_date.returncode == 2 and "--today" in bad_date.stderr
+    no_args = run("check", "--bogus")
+    assert no_args.returncode == 2
+
+
+def test_terminal_escapes_in_memories_are_shown_not_run(tmp_path: Path) -> None:
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "e.md").write_text("---\nname: e\ndescription: d\ntype: reference\n---\nBody \x1b[31mred\x1b]0;title\x07\n", encoding="utf-8")
+    (store / "MEMORY.md").write_text("- [E](e.md) — \x1b[2J gone\n- [X](x.md) — y\n")
+    (store / "evil\x1b[2J.md").write_text("no front matter \x1b[31m\n")
+    out = run("check", str(store))
+    assert "\x1b" not in out.stdout and "\\x1b" in out.stdout
+
+
+def test_demo_store_has_every_finding_kind() -> None:
+    out = run("check", "--demo", "--json", "--today", "2026-11-30")
+    assert out.returncode == 1
+    data = json.loads(out.stdout)
+    kinds = {f["kind"] for f in data["findings"]}
+    assert kinds >= {
+        "contradiction", "duplicate", "stale", "expired", "relative-date", "secret", "broken-link", "unindexed",
+        "duplicate-entry", "long-index-line", "index-over-cap", "malformed", "schema", "archived-but-loaded",
+    }
+    assert 40 <= len(data["memories"]) <= 60
+    assert {m["type"] for m in data["memories"]} >= {"user", "feedback", "project", "reference", None}
+    assert any(m["status"] == "archived" for m in data["memories"])
+
+
+def test_real_corpus_fixture_from_the_command_line() -> None:
+    out = run("check", str(FIXTURES / "real" / "PinKushin__PokemonBattleJournal"), "--today", "2026-11-30")
+    assert out.returncode == 1
+    assert "does not load line 109" in out.stdout
+
+
+def test_check_does_not_import_textual(tmp_path: Path) -> None:
+    (tmp_path / "a.md").write_text(memory("a"))
+    code = (
+        "import sys; from memtui.cli import main; rc = main(['check', sys.argv[1], '--json']);"
+        "assert 'textual' not in sys.modules, 'textual imported'; print('ok', rc)"
+    )
+    out = subprocess.run([sys.executable, "-c", code, str(tmp_path)], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr
+    assert out.stdout.strip().endswith("ok 0")
+
+
+def test_domain_layers_never_import_textual() -> None:
+    code = (
+        "import sys, memtui.core.store, memtui.analysis.check, memtui.audit.repo, memtui.ops, memtui.review, memtui.demo;"
+        "bad = [m for m in sys.modules if m.split('.')[0] in ('textual', 'rich')]; assert not bad, bad"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert out.returncode == 0, out.stderr

@@ -1,0 +1,175 @@
+"""Every finding kind, raised on real files, with the reason it gives."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from conftest import TODAY, memory
+from memtui.analysis.check import FileDates, check_store
+from memtui.core.store import load_store
+
+
+def _check(make_store, files, index=None, dates=None):  # type: ignore[no-untyped-def]
+    store = load_store(make_store(files, index=index))
+    return check_store(store, TODAY, dates)
+
+
+def _kinds(report, kind):  # type: ignore[no-untyped-def]
+    return [f for f in report.findings if f.kind == kind]
+
+
+def test_malformed_files_name_the_file_and_reason(make_store) -> None:  # type: ignore[no-untyped-def]
+    report = _check(make_store, {
+        "bad_bytes.md": b"---\nname: x\n---\n\xff\xfe",
+        "binary.md": b"\x00\x01\x02",
+        "unclosed.md": "---\nname: x\ntype: user\n",
+        "list.md": "---\n- a\n---\nx\n",
+        "bad_yaml.md": '---\nname: x\ndescription: "q" tail\n---\nx\n',
+    })
+    found = {f.paths[0]: f for f in _kinds(report, "malformed")}
+    assert set(found) == {"bad_bytes.md", "binary.md", "unclosed.md", "list.md", "bad_yaml.md"}
+    assert all(f.severity == "error" for f in found.values())
+    assert "not UTF-8" in found["bad_bytes.md"].message
+    assert "never closed" in found["unclosed.md"].message
+    assert "not a mapping" in found["list.md"].message
+    assert report.has_errors
+
+
+def test_schema_findings(make_store) -> None:  # type: ignore[no-untyped-def]
+    report = _check(make_store, {
+        "no_fm.md": "just text\n",
+        "no_type.md": memory("no_type", None),
+        "odd_type.md": memory("odd", "tech"),
+        "fb.md": memory("fb", "feedback", body="Do the thing."),
+        "fb_ok.md": memory("fb_ok", "feedback", body="Rule.\n\n**Why**：因为。\n\n**How to apply** (2026-06-19, note): here."),
+        "ref.md": memory("ref", "reference", body="Ask Sam."),
+        "ref_ok.md": memory("ref_ok", "reference", body="Dashboards at https://grafana.example/d/x"),
+        "retry.md": "---\nname: r\ndescription: Priority: High\ntype: user\n---\nx\n",
+    })
+    by_path = {f.paths[0]: f.message for f in _kinds(report, "schema")}
+    assert "no front matter" in by_path["no_fm.md"]
+    assert "missing `type`" in by_path["no_type.md"]
+    assert "`tech` is not one of" in by_path["odd_type.md"]
+    assert "without **Why:** and **How to apply:**" in by_path["fb.md"]
+    assert "fb_ok.md" not in by_path
+    assert "without a location" in by_path["ref.md"]
+    assert "ref_ok.md" not in by_path
+    assert "quoting retry" in by_path["retry.md"]
+
+
+def test_stale_and_expired(make_store) -> None:  # type: ignore[no-untyped-def]
+    report = _check(make_store, {
+        "p.md": memory("p", "project", updated="2026-08-01"),
+        "e.md": memory("e", "project", updated="2026-11-29", expires_at="2026-11-15"),
+        "f.md": memory("f", "feedback", updated="2020-01-01"),
+    })
+    assert [f.paths for f in _kinds(report, "stale")] == [("p.md",)]
+    expired = _kinds(report, "expired")
+    assert [f.paths for f in expired] == [("e.md",)] and "15 days ago" in expired[0].message
+
+
+def test_stale_from_git_date_when_front_matter_has_none(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = load_store(make_store({"r.md": memory("r", "reference", body="See https://x.example")}))
+    dates = FileDates(first={"r.md": dt.date(2026, 1, 2)}, last={"r.md": dt.date(2026, 3, 1)}, source="git")
+    report = check_store(store, TODAY, dates)
+    stale = _kinds(report, "stale")
+    assert stale and "date from git" in stale[0].message
+
+
+def test_relative_dates_english_and_chinese_with_suggestion(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = load_store(make_store({
+        "p.md": memory("p", "project", body="Freeze starts next Thursday.\n\n**Why:** QA.\n\n**How to apply:** wait."),
+        "z.md": memory("z", "project", body="召回模块明天上线。\n\n**Why:** 演示。\n\n**How to apply:** 先做。"),
+        "ok.md": memory("ok", "project", body="Freeze starts Thursday 2026-03-05.\n\nStandup every Monday.\n\n**Why:** x\n\n**How to apply:** y"),
+    }))
+    dates = FileDates(first={"p.md": dt.date(2026, 3, 2), "z.md": dt.date(2026, 4, 22)}, source="git")
+    found = {f.paths[0]: f for f in check_store(store, TODAY, dates).findings if f.kind == "relative-date"}
+    assert set(found) == {"p.md", "z.md"}
+    assert found["p.md"].details["suggestion"] == "2026-03-12"  # Monday 2 March: next week's Thursday
+    assert found["z.md"].details["suggestion"] == "2026-04-23"
+    assert found["p.md"].line == 7
+
+
+def test_secrets_are_errors_and_never_printed_whole(make_store) -> None:  # type: ignore[no-untyped-def]
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
+    report = _check(make_store, {
+        "s.md": memory("s", "reference", body=f"OpenAI key {key}\nAWS AKIAIOSFODNN7EXAMPLE\n"
+                       "https://api.example.com/x?token=abcdef1234567890\n"
+                       "-----BEGIN RSA PRIVATE KEY-----\nxoxb-1234567890-abcdefghij\nghp_" + "a" * 36),
+        "clean.md": memory("clean", "reference", body="Fixed in commit 3f2a9c1e4b5d6a7f8e9d0c1b2a3f4e5d6c7b8a9f at https://x.example"),
+    })
+    secrets = _kinds(report, "secret")
+    labels = {f.cue for f in secrets}
+    assert {"OpenAI-style API key", "AWS access key id", "URL carrying a token", "private key block",
+            "Slack token", "GitHub token"} <= labels
+    assert all(f.paths == ("s.md",) and f.severity == "error" for f in secrets)
+    assert all(key not in f.message for f in secrets)
+
+
+def test_index_health(make_store) -> None:  # type: ignore[no-untyped-def]
+    index = (
+        "# Index\n"
+        "- [A](a.md) — first hook\n"
+        "- [Gone](gone.md) — missing\n"
+        "- [A again](a.md) — A description here\n"
+        "- [Docs](https://example.com/docs) — external\n"
+        + "- [B](b.md) — " + "long " * 40 + "\n"
+    )
+    report = _check(make_store, {"a.md": memory("a", description="A description here"), "b.md": memory("b"),
+                                 "orphan.md": memory("orphan")}, index=index)
+    broken = _kinds(report, "broken-link")
+    assert [(f.paths, f.line) for f in broken] == [(("gone.md",), 3)]
+    dup = _kinds(report, "duplicate-entry")
+    assert dup and dup[0].details["lines"] == [2, 4] and "line 4 matches" in dup[0].message
+    assert [f.paths for f in _kinds(report, "unindexed")] == [("orphan.md",)]
+    assert [f.line for f in _kinds(report, "long-index-line")] == [6]
+    assert not _kinds(report, "index-over-cap")
+
+
+def test_index_over_cap_names_the_first_unloaded_line(make_store) -> None:  # type: ignore[no-untyped-def]
+    files = {f"m{i}.md": memory(f"m{i}") for i in range(205)}
+    index = "# Index\n" + "".join(f"- [M{i}](m{i}.md) — hook\n" for i in range(205))
+    over = _kinds(_check(make_store, files, index=index), "index-over-cap")
+    assert len(over) == 1 and over[0].line == 201 and over[0].severity == "error"
+    assert "206 lines (limit: 200)" in over[0].message
+
+
+def test_archived_but_loaded(make_store) -> None:  # type: ignore[no-untyped-def]
+    report = _check(make_store, {"old.md": memory("old", status="archived"), "a.md": memory("a")})
+    assert [f.paths for f in _kinds(report, "archived-but-loaded")] == [("old.md",)]
+
+
+def test_contradiction_and_duplicate_explain_their_cue(make_store) -> None:  # type: ignore[no-untyped-def]
+    report = _check(make_store, {
+        "feedback_npm.md": memory("feedback_npm", description="Front end installs packages with npm",
+                                  body="Install front end packages with npm; the lockfile is package-lock.json.\n\n**Why:** CI cache.\n\n**How to apply:** npm ci.",
+                                  updated="2026-01-01"),
+        "feedback_bun.md": memory("feedback_bun", description="Front end switched to bun, no longer npm",
+                                  body="The front end switched to bun for installing packages; no longer use npm. Lockfile is bun.lockb.\n\n**Why:** speed.\n\n**How to apply:** bun install.",
+                                  updated="2026-06-01"),
+        "feedback_tests_en.md": memory("feedback_tests_en", description="Integration tests hit a real database, never mocks",
+                                       body="Integration tests must use a real Postgres database, not mocks.\n\n**Why:** a mock hid a broken migration.\n\n**How to apply:** start the db service.",
+                                       updated="2026-02-01"),
+        "feedback_tests_zh.md": memory("feedback_tests_zh", description="集成测试必须连真实数据库",
+                                       body="集成测试必须连真实的 Postgres 数据库。\n\n**Why:** mock 掩盖了一次 migration 失败。\n\n**How to apply:** 先启动 db 服务。",
+                                       updated="2026-03-01"),
+        "user_tea.md": memory("user_tea", "user", description="User drinks green tea", body="User drinks green tea in the afternoon."),
+    })
+    pairs = {(f.kind, f.paths) for f in report.findings if f.kind in ("contradiction", "duplicate")}
+    assert ("contradiction", ("feedback_npm.md", "feedback_bun.md")) in pairs
+    assert ("duplicate", ("feedback_tests_en.md", "feedback_tests_zh.md")) in pairs
+    assert not any("user_tea.md" in p for _, p in pairs)
+    contra = next(f for f in report.findings if f.kind == "contradiction")
+    assert "npm" in contra.message and "newer" in contra.message and contra.cue
+    assert contra.score is not None and 0 < contra.score <= 1
+
+
+def test_archived_memories_take_no_part_in_pairs(make_store, tmp_path: Path) -> None:  # type: ignore[no-untyped-def]
+    store_path = make_store({"a.md": memory("a", description="Use tabs for indentation", body="Indent with tabs.")})
+    archive = store_path.parent / "memory.archive"
+    archive.mkdir()
+    (archive / "b.md").write_text(memory("b", description="Use tabs for indentation", body="Indent with tabs.", status="archived"))
+    report = check_store(load_store(store_path), TODAY)
+    assert not [f for f in report.findings if f.kind in ("duplicate", "contradiction")]
+    assert any(m.path == "../memory.archive/b.md" and m.status == "archived" for m in report.store.memories)

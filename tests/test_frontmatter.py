@@ -1,0 +1,96 @@
+"""Front matter: every generation, Claude Code's quoting retry, failures, and minimal line edits."""
+
+from __future__ import annotations
+
+import pytest
+
+from memtui.core import frontmatter as fm
+
+GEN_A = "---\nname: feedback_testing\ndescription: Real DB in tests\ntype: feedback\n---\n\nBody.\n"
+GEN_A_PRIME = (
+    "---\nname: Bug patterns\ndescription: Recurring bugs\ntype: feedback\n"
+    "originSessionId: 9bcb5645-bb7a-4eb5-8136-ff774166a95e\n---\n\nBody.\n"
+)
+GEN_B = (
+    "---\nname: feedback-check-docs-first\ndescription: Check docs first\nmetadata: \n  node_type: memory\n"
+    "  type: feedback\n  originSessionId: 9bcb5645\n  modified: 2026-07-25T19:17:39.087Z\n---\n\nBody.\n"
+)
+
+
+@pytest.mark.parametrize("text", [GEN_A, GEN_A_PRIME, GEN_B])
+def test_every_generation_parses_and_keeps_unknown_keys(text: str) -> None:
+    parsed = fm.parse(text)
+    assert parsed.present and not parsed.retried
+    assert text[parsed.block_end :] == "\nBody.\n"
+    data = parsed.data
+    assert data.get("type") == "feedback" or data["metadata"]["type"] == "feedback"
+    if "originSessionId" in text and "metadata" not in data:
+        assert data["originSessionId"].startswith("9bcb")
+
+
+def test_quoting_retry_reads_an_unquoted_colon_value() -> None:
+    text = "---\nname: Feedback — EOD\ndescription: Reported on 2026-04-22. Priority: Medium.\ntype: project\n---\nx\n"
+    parsed = fm.parse(text)
+    assert parsed.retried
+    assert parsed.data["description"] == "Reported on 2026-04-22. Priority: Medium."
+
+
+def test_front_matter_the_retry_cannot_read_is_an_error_naming_the_reason() -> None:
+    text = '---\nname: x\ndescription: "quoted" then more text\ntype: feedback\n---\nbody\n'
+    with pytest.raises(fm.FrontMatterError, match="not valid YAML"):
+        fm.parse(text)
+
+
+def test_unclosed_front_matter_is_an_error() -> None:
+    with pytest.raises(fm.FrontMatterError, match="never closed"):
+        fm.parse("---\nname: x\ntype: user\n\nbody without a closing fence\n")
+
+
+def test_a_yaml_list_is_not_a_mapping() -> None:
+    with pytest.raises(fm.FrontMatterError, match="not a mapping"):
+        fm.parse("---\n- a\n- b\n---\nbody\n")
+
+
+def test_no_front_matter_is_not_an_error() -> None:
+    parsed = fm.parse("Just a note.\n")
+    assert not parsed.present and parsed.data == {} and parsed.block_end == 0
+
+
+def test_set_keys_changes_only_the_lines_it_means_to() -> None:
+    text = (
+        "---\n# a comment the user wrote\nname: 'quoted name'\ntags: [a, b]\n"
+        "description: keep me\ntype: feedback\n---\n\nBody stays.\n"
+    )
+    new = fm.set_keys(text, {"status": "archived", "archived_reason": fm.yaml_scalar("Superseded: by direct style")})
+    old_lines, new_lines = text.splitlines(), new.splitlines()
+    assert [line for line in new_lines if line not in old_lines] == [
+        "status: archived",
+        "archived_reason: \"Superseded: by direct style\"",
+    ]
+    assert all(line in new_lines for line in old_lines)
+    assert fm.parse(new).data["archived_reason"] == "Superseded: by direct style"
+
+
+def test_set_keys_replaces_an_existing_value_in_place_and_keeps_crlf() -> None:
+    text = "---\r\nname: x\r\nstatus: active\r\ntype: user\r\n---\r\nBody\r\n"
+    new = fm.set_keys(text, {"status": "archived"})
+    assert new == "---\r\nname: x\r\nstatus: archived\r\ntype: user\r\n---\r\nBody\r\n"
+
+
+def test_set_keys_under_metadata_keeps_the_trailing_space_and_indent() -> None:
+    new = fm.set_keys(GEN_B, {"last_verified": "2026-11-30"}, under="metadata")
+    assert "metadata: \n" in new
+    assert "  modified: 2026-07-25T19:17:39.087Z\n  last_verified: 2026-11-30\n---" in new
+    assert fm.parse(new).data["metadata"]["last_verified"].isoformat() == "2026-11-30"
+
+
+def test_remove_keys_is_the_inverse_of_adding_them() -> None:
+    added = fm.set_keys(GEN_A, {"status": "archived", "archived_at": "2026-11-30"})
+    assert fm.remove_keys(added, ["status", "archived_at"]) == GEN_A
+
+
+def test_yaml_scalar_quotes_only_when_needed() -> None:
+    assert fm.yaml_scalar("plain words") == "plain words"
+    assert fm.yaml_scalar("a: b") == '"a: b"'
+    assert fm.yaml_scalar('say "hi" # now') == '"say \\"hi\\" # now"'
+    assert fm.yaml_scalar("yes") == '"yes"'  # would otherwise read back as a boolean
