@@ -367,13 +367,20 @@ def main(argv: Sequence[str] | None = None) -> int:
     except (ops.OpError, LockHeld) as exc:
         print(f"memtui: {exc}", file=sys.stderr)
         return EXIT_FINDINGS
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
     except OSError as exc:
         print(f"memtui: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
     finally:
-        sys.stdout.flush()
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
 
 
 if __name__ == "__main__":

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -215,7 +216,12 @@ class _Txn:
         sha = self.repo.commit_paths_only(msg, [self.repo.rel(p) for p in sorted(self.touched)])
         self.written.clear()
         self.touched.clear()
+        self._note_identity()
         return sha
+
+    def _note_identity(self) -> None:
+        if self.repo.identity_note and self.repo.identity_note not in self.notes:
+            self.notes.append(self.repo.identity_note)
 
 
 def _record_agent_writes(txn: _Txn) -> None:
@@ -257,8 +263,6 @@ def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None 
         except BaseException:
             txn.rollback()
             raise
-        if repo.identity_note:
-            txn.notes.append(repo.identity_note)
 
 
 def _load(txn: _Txn, path: Path, expected_hash: str | None, *, archive: bool = False) -> tuple[Memory, bytes]:
@@ -332,7 +336,11 @@ def _encode_like(text: str, original: bytes | None) -> bytes:
 
 
 def _stamp(text: str, updates: dict[str, str]) -> str:
-    return frontmatter.set_keys(text, {k: frontmatter.yaml_scalar(v) for k, v in updates.items() if v})
+    def render(value: str) -> str:
+        # an ISO date stays a YAML date, as Claude Code and people write them
+        return value if re.fullmatch(r"\d{4}-\d{2}-\d{2}", value) else frontmatter.yaml_scalar(value)
+
+    return frontmatter.set_keys(text, {k: render(v) for k, v in updates.items() if v})
 
 
 def _archive_one(txn: _Txn, path: Path, data: bytes, memory: Memory, reason: str, stamps: dict[str, str]) -> Path:

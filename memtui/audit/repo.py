@@ -220,7 +220,9 @@ class StoreRepo:
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""
         try:
-            return self.repo.git.execute(["git", "show", f"{commit}:{path}"], stdout_as_string=False)  # type: ignore[return-value]
+            return self.repo.git.execute(  # type: ignore[return-value]
+                ["git", "show", f"{commit}:{path}"], stdout_as_string=False, strip_newline_in_stdout=False
+            )
         except git.GitCommandError:
             return None
 

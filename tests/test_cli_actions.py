@@ -1,0 +1,65 @@
+"""The action commands as a real `memtui` process: archive, history, undo, init, and their refusals."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+from conftest import git, init_repo, memory, write_files
+from test_cli_check import run
+
+
+def test_archive_history_and_undo_from_the_command_line(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n", "memory/a.md": memory("a"),
+                      "memory/b.md": memory("b")})
+    init_repo(top)
+    out = run("archive", str(top / "memory"), "a.md", "--reason", "Replaced by b", "--superseded-by", "b.md")
+    assert out.returncode == 0, out.stderr
+    assert "archived a.md" in out.stdout and "commit" in out.stdout
+    events = json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout)
+    assert [(e["action"], e["memory"], e["reason"], e["superseded_by"]) for e in events] == [
+        ("archive", "memory/a.md", "Replaced by b", "memory/b.md")]
+    assert set(events[0]) >= {"commit", "date", "author", "action", "memory", "reason", "superseded_by"}
+    text = run("history", str(top / "memory"), "a.md").stdout
+    assert "archive" in text and "Replaced by b" in text
+    undo = run("undo", str(top / "memory"))
+    assert undo.returncode == 0 and (top / "memory" / "a.md").exists()
+    assert json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout) == []
+
+
+def test_refusals_exit_one_with_a_message_and_change_nothing(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/a.md": memory("a")})
+    init_repo(top)
+    head = git(top, "rev-parse", "HEAD")
+    for args in (["archive", str(top / "memory"), "../../etc/passwd.md", "--reason", "x"],
+                 ["archive", str(top / "memory"), "missing.md", "--reason", "x"],
+                 ["archive", str(top / "memory"), "a.md", "--reason", " "]):
+        out = run(*args)
+        assert out.returncode == 1 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
+    assert git(top, "rev-parse", "HEAD") == head
+    missing_reason = run("archive", str(top / "memory"), "a.md")
+    assert missing_reason.returncode == 2 and "--reason" in missing_reason.stderr
+
+
+def test_store_outside_git_points_at_init_and_exits_two(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/a.md": memory("a")})
+    before = sorted(p.name for p in top.rglob("*"))
+    out = run("archive", str(top / "memory"), "a.md", "--reason", "x")
+    assert out.returncode == 2 and "memtui init" in out.stderr
+    assert sorted(p.name for p in top.rglob("*")) == before
+    init = run("init", str(top / "memory"))
+    assert init.returncode == 0 and (top / ".git").is_dir()
+    assert run("archive", str(top / "memory"), "a.md", "--reason", "x").returncode == 0
+
+
+def test_demo_history_lists_the_revoked_rule() -> None:
+    out = run("check", "--demo", "--json")
+    store = json.loads(out.stdout)["store"]
+    events = json.loads(run("history", store, "--revoked", "--json").stdout)
+    polite = [e for e in events if e["memory"].endswith("feedback_writing_polite.md")]
+    assert len(polite) == 1
+    assert "direct style" in polite[0]["reason"] and polite[0]["superseded_by"].endswith("feedback_writing_direct.md")
+    assert polite[0]["author"] == "Mei Chen"

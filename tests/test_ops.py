@@ -1,0 +1,332 @@
+"""Every action in a real git repository: one commit each, trailers, only store paths, exact undo, refusals."""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import git, init_repo, memory, write_files
+from memtui import ops
+from memtui.audit.lock import LockHeld, lock_path, store_lock
+from memtui.audit.repo import NotInGit, open_repo, parse_trailers
+from memtui.core.reading import sha256
+from memtui.core.store import detect_layout, load_store
+
+DAY = dt.date(2026, 11, 30)
+POLITE = memory("feedback_writing_polite", description="Write in a polite, formal tone",
+                body="# a comment-like heading\nWrite replies in a polite tone.\n\n**Why:** clients.\n\n**How to apply:** always.",
+                tags="[style, 'tone']", originSessionId="abc-123")
+DIRECT = memory("feedback_writing_direct", description="Write in a direct style")
+
+
+@pytest.fixture
+def project(tmp_path: Path) -> Path:
+    """A user's project repository with a memory store inside it and the user's own files."""
+    top = tmp_path / "app"
+    write_files(top, {
+        "src/app.py": "print('hello')\n",
+        "README.md": "# App\n",
+        ".claude/memory/MEMORY.md": "# Memory\n\n- [Polite](feedback_writing_polite.md) — polite tone\n"
+                                    "- [Direct](feedback_writing_direct.md) — direct\n- [Tea](user_tea.md) — tea\n",
+        ".claude/memory/feedback_writing_polite.md": POLITE,
+        ".claude/memory/feedback_writing_direct.md": DIRECT,
+        ".claude/memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
+    })
+    init_repo(top)
+    return top
+
+
+def store_of(project: Path) -> Path:
+    return project / ".claude" / "memory"
+
+
+def head_files(repo: Path) -> list[str]:
+    return git(repo, "show", "--no-renames", "--name-only", "--format=", "HEAD").split()
+
+
+def head_trailers(repo: Path) -> dict[str, list[str]]:
+    return parse_trailers(git(repo, "log", "-1", "--format=%B"))
+
+
+def test_archive_moves_stamps_reindexes_in_one_commit_and_undo_restores_bytes(project: Path) -> None:
+    store = store_of(project)
+    before = {p: p.read_bytes() for p in [store / "MEMORY.md", store / "feedback_writing_polite.md"]}
+    count = int(git(project, "rev-list", "--count", "HEAD"))
+    result = ops.archive(store, "feedback_writing_polite.md", reason="User now wants the direct style",
+                         superseded_by="feedback_writing_direct.md", today=DAY)
+    assert int(git(project, "rev-list", "--count", "HEAD")) == count + 1
+    assert result.commit == git(project, "rev-parse", "HEAD").strip()
+    assert sorted(head_files(project)) == [
+        ".claude/memory.archive/ARCHIVE.md", ".claude/memory.archive/feedback_writing_polite.md",
+        ".claude/memory/MEMORY.md", ".claude/memory/feedback_writing_polite.md",
+    ]
+    trailers = head_trailers(project)
+    assert trailers["Memtui-Action"] == ["archive"]
+    assert trailers["Memtui-Memory"] == [".claude/memory/feedback_writing_polite.md"]
+    assert trailers["Memtui-Reason"] == ["User now wants the direct style"]
+    assert trailers["Memtui-Superseded-By"] == [".claude/memory/feedback_writing_direct.md"]
+    archived = (project / ".claude/memory.archive/feedback_writing_polite.md").read_text()
+    # lines added only: every original byte of front matter and body is still there, in order
+    original_lines = POLITE.splitlines()
+    new_lines = archived.splitlines()
+    assert [line for line in new_lines if line in original_lines] == original_lines
+    assert [line for line in new_lines if line not in original_lines] == [
+        "status: archived", "archived_at: 2026-11-30", "archived_reason: User now wants the direct style",
+        "superseded_by: feedback_writing_direct.md",
+    ]
+    assert "feedback_writing_polite" not in (store / "MEMORY.md").read_text()
+    assert "- [feedback_writing_polite](feedback_writing_polite.md) — 2026-11-30 · User now wants the direct style" in (
+        project / ".claude/memory.archive/ARCHIVE.md").read_text()
+    assert not (store / "feedback_writing_polite.md").exists()
+
+    undone = ops.undo(store, today=DAY)
+    assert head_trailers(project)["Memtui-Reverts"] == [result.commit]
+    for path, data in before.items():
+        assert path.read_bytes() == data
+    assert not (project / ".claude/memory.archive/feedback_writing_polite.md").exists()
+    assert undone.commit and git(project, "status", "--porcelain").strip() == ""
+
+
+def test_users_staged_and_unstaged_work_is_left_exactly_as_it_was(project: Path) -> None:
+    (project / "src/app.py").write_text("print('staged change')\n")
+    git(project, "add", "src/app.py")
+    (project / "src/app.py").write_text("print('unstaged on top')\n")
+    (project / "README.md").write_text("# App\nunstaged\n")
+    (project / "notes.txt").write_text("untracked\n")
+    staged, unstaged, status = git(project, "diff", "--cached"), git(project, "diff"), git(project, "status", "--porcelain")
+    ops.archive(store_of(project), "user_tea.md", reason="no longer relevant", today=DAY)
+    ops.verify(store_of(project), "feedback_writing_direct.md", today=DAY)
+    assert git(project, "diff", "--cached") == staged
+    assert git(project, "diff") == unstaged
+    assert git(project, "status", "--porcelain") == status
+    assert all(f.startswith(".claude/") for f in head_files(project))
+    assert all(f.startswith(".claude/") for f in git(project, "show", "--name-only", "--format=", "HEAD~1").split())
+
+
+def test_agent_writes_are_committed_first_on_their_own(project: Path) -> None:
+    store = store_of(project)
+    (store / "project_new.md").write_text(memory("project_new", "project"))
+    (store / "user_tea.md").write_text(memory("user_tea", "user", body="User drinks green tea now."))
+    result = ops.verify(store, "feedback_writing_direct.md", today=DAY)
+    assert result.agent_commit is not None
+    agent = parse_trailers(git(project, "log", "-1", "--format=%B", result.agent_commit))
+    assert agent["Memtui-Actor"] == ["agent"]
+    assert sorted(git(project, "show", "--name-only", "--format=", result.agent_commit).split()) == [
+        ".claude/memory/project_new.md", ".claude/memory/user_tea.md"]
+    assert head_files(project) == [".claude/memory/feedback_writing_direct.md"]
+    events = open_repo(detect_layout(store)).history()
+    assert [e.action for e in events[:2]] == ["verify", "agent-write"]
+
+
+def test_refuses_when_the_file_changed_underneath(project: Path) -> None:
+    store = store_of(project)
+    seen = load_store(store).get("user_tea.md")
+    assert seen is not None
+    (store / "user_tea.md").write_text(memory("user_tea", "user", body="User switched to coffee."))
+    head = git(project, "rev-parse", "HEAD")
+    with pytest.raises(ops.ChangedOnDisk) as info:
+        ops.archive(store, "user_tea.md", reason="old", expected_hash=seen.content_hash, today=DAY)
+    assert "changed on disk" in str(info.value) and "coffee" in (info.value.current_text or "")
+    assert (store / "user_tea.md").exists() and not (project / ".claude/memory.archive").exists()
+    # only the agent's write was recorded; no decision was made
+    assert git(project, "log", "-1", "--format=%B").count("Memtui-Actor: agent") == 1
+    assert git(project, "rev-parse", "HEAD~1") == head
+
+
+@pytest.mark.parametrize("bad", ["../../src/app.py", "/etc/passwd", "../memory.archive/x.md", "MEMORY.md", "notes.txt"])
+def test_refuses_paths_that_leave_the_store(project: Path, bad: str) -> None:
+    head = git(project, "rev-parse", "HEAD")
+    with pytest.raises(ops.PathRefused):
+        ops.archive(store_of(project), bad, reason="x", today=DAY)
+    assert git(project, "rev-parse", "HEAD") == head
+
+
+def test_refuses_a_symlink_pointing_outside(project: Path) -> None:
+    (store_of(project) / "evil.md").symlink_to(project / "README.md")
+    with pytest.raises(ops.PathRefused, match="symlink"):
+        ops.verify(store_of(project), "evil.md", today=DAY)
+
+
+def test_refuses_to_commit_a_secret_unless_overridden(project: Path) -> None:
+    store = store_of(project)
+    text = (store / "user_tea.md").read_text() + "token: ghp_" + "x1" * 18 + "\n"
+    with pytest.raises(ops.SecretRefused, match="user_tea.md"):
+        ops.edit(store, "user_tea.md", text, today=DAY)
+    assert "ghp_" not in (store / "user_tea.md").read_text()  # rolled back
+    result = ops.edit(store, "user_tea.md", text, allow_secret=True, today=DAY)
+    assert result.commit and "ghp_" in git(project, "show", "HEAD")
+
+
+def test_agent_written_secret_is_not_swept_into_history(project: Path) -> None:
+    store = store_of(project)
+    (store / "reference_key.md").write_text(memory("reference_key", "reference", body="key sk-" + "a1B2" * 8))
+    result = ops.verify(store, "feedback_writing_direct.md", today=DAY)
+    assert any("reference_key.md" in n for n in result.notes)
+    assert "reference_key.md" in git(project, "status", "--porcelain")
+    assert "sk-a1B2" not in git(project, "log", "-p", "--all")
+
+
+def test_merge_default_text_archives_the_others_in_one_commit(project: Path) -> None:
+    store = store_of(project)
+    (store / "feedback_tone.md").write_text(memory("feedback_tone", description="Tone", body="Be direct.\nNo padding."))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "add tone")
+    before = git(project, "rev-parse", "HEAD").strip()
+    result = ops.merge(store, ["feedback_writing_direct.md", "feedback_tone.md"], into="feedback_writing_direct.md", today=DAY)
+    assert git(project, "rev-list", "--count", f"{before}..HEAD").strip() == "1"
+    merged = (store / "feedback_writing_direct.md").read_text()
+    assert "Be direct." in merged and "No padding." in merged and "merged_from: [feedback_tone.md]" in merged
+    archived = (project / ".claude/memory.archive/feedback_tone.md").read_text()
+    assert "merged_into: feedback_writing_direct.md" in archived
+    assert head_trailers(project)["Memtui-Merged-Into"] == [".claude/memory/feedback_writing_direct.md"]
+    assert result.summary.startswith("merged")
+
+
+def test_merge_into_a_new_file_with_the_persons_text(project: Path) -> None:
+    store = store_of(project)
+    text = "---\nname: feedback_style\ndescription: Writing style\ntype: feedback\n---\n\nDirect, never polite padding.\n"
+    ops.merge(store, ["feedback_writing_polite.md", "feedback_writing_direct.md"], into="feedback_style", text=text, today=DAY)
+    assert (store / "feedback_style.md").read_text().startswith(text.split("---\n\n")[0])
+    assert not (store / "feedback_writing_polite.md").exists() and not (store / "feedback_writing_direct.md").exists()
+    assert "(feedback_style.md)" in (store / "MEMORY.md").read_text()
+    with pytest.raises(ops.OpError, match="at least two"):
+        ops.merge(store, ["feedback_style.md"], into="x", today=DAY)
+
+
+def test_edit_is_validated_before_saving(project: Path) -> None:
+    store = store_of(project)
+    before = (store / "user_tea.md").read_bytes()
+    with pytest.raises(ops.OpError, match="not valid YAML|never closed"):
+        ops.edit(store, "user_tea.md", '---\nname: x\ndescription: "q" tail\ntype: user\n---\nx\n', today=DAY)
+    with pytest.raises(ops.OpError, match="keep a type"):
+        ops.edit(store, "user_tea.md", "---\nname: user_tea\ndescription: d\n---\nx\n", today=DAY)
+    assert (store / "user_tea.md").read_bytes() == before
+    ops.edit(store, "user_tea.md", before.decode().replace("tea", "coffee"), today=DAY)
+    assert "coffee" in (store / "user_tea.md").read_text()
+
+
+def test_verify_stamps_last_verified_and_fix_date(project: Path) -> None:
+    store = store_of(project)
+    ops.verify(store, "user_tea.md", today=DAY)
+    assert "last_verified: 2026-11-30" in (store / "user_tea.md").read_text()
+    assert head_trailers(project)["Memtui-Action"] == ["verify"]
+    (store / "project_freeze.md").write_text(memory("project_freeze", "project", body="Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"))
+    ops.fix_date(store, "project_freeze.md", date=dt.date(2026, 3, 5), today=DAY)
+    assert "Freeze starts 2026-03-05." in (store / "project_freeze.md").read_text()
+    assert '"tomorrow" → 2026-03-05' in head_trailers(project)["Memtui-Reason"][0]
+
+
+def test_restore_is_the_reverse_of_archive(project: Path) -> None:
+    store = store_of(project)
+    original = (store / "user_tea.md").read_bytes()
+    ops.archive(store, "user_tea.md", reason="stale", today=DAY)
+    ops.restore(store, "user_tea.md", today=DAY)
+    assert (store / "user_tea.md").read_bytes() == original
+    assert "(user_tea.md)" in (store / "MEMORY.md").read_text()
+    assert "user_tea" not in (project / ".claude/memory.archive/ARCHIVE.md").read_text()
+    assert head_trailers(project)["Memtui-Action"] == ["restore"]
+
+
+def test_second_undo_goes_further_back_instead_of_undoing_the_undo(project: Path) -> None:
+    store = store_of(project)
+    ops.verify(store, "user_tea.md", today=DAY)
+    ops.archive(store, "feedback_writing_polite.md", reason="r", today=DAY)
+    ops.undo(store, today=DAY)
+    assert (store / "feedback_writing_polite.md").exists()
+    ops.undo(store, today=DAY)
+    assert "last_verified" not in (store / "user_tea.md").read_text()
+    assert (store / "feedback_writing_polite.md").exists()
+    with pytest.raises(ops.OpError, match="nothing to undo"):
+        ops.undo(store, today=DAY)
+
+
+def test_undo_refuses_when_a_later_commit_not_by_memtui_touched_the_files(project: Path) -> None:
+    store = store_of(project)
+    ops.verify(store, "user_tea.md", today=DAY)
+    (store / "user_tea.md").write_text((store / "user_tea.md").read_text() + "hand edit\n")
+    git(project, "commit", "-qam", "hand edit")
+    with pytest.raises(ops.OpError, match="later commits not made by memtui"):
+        ops.undo(store, today=DAY)
+
+
+def test_malformed_file_is_archived_whole_and_never_rewritten(project: Path) -> None:
+    store = store_of(project)
+    bad = b"---\nname: broken\ndescription: \"q\" tail\ntype: feedback\n---\nbody\n"
+    (store / "broken.md").write_bytes(bad)
+    with pytest.raises(ops.OpError, match="could not be parsed"):
+        ops.verify(store, "broken.md", today=DAY)
+    ops.archive(store, "broken.md", reason="unreadable", today=DAY)
+    assert (project / ".claude/memory.archive/broken.md").read_bytes() == bad
+
+
+def test_lock_held_by_a_live_process_refuses_and_a_stale_one_is_recovered(project: Path) -> None:
+    store = store_of(project)
+    layout = detect_layout(store)
+    lock = lock_path(project / ".git", layout.root)
+    holder = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        lock.write_text(str(holder.pid))
+        with pytest.raises(LockHeld, match=str(holder.pid)):
+            ops.verify(store, "user_tea.md", today=DAY)
+        assert "last_verified" not in (store / "user_tea.md").read_text()
+        old = time.time() - 7200  # older than an hour: reclaimed even though the PID lives (PID reuse guard)
+        os.utime(lock, (old, old))
+        ops.verify(store, "user_tea.md", today=DAY)
+    finally:
+        holder.kill()
+        holder.wait()
+    lock.write_text(str(holder.pid))  # dead PID: stale
+    ops.verify(store, "feedback_writing_direct.md", today=DAY)
+    assert not lock.exists()
+    with store_lock(lock):
+        assert lock.read_text() == str(os.getpid())
+    assert not (store / ".consolidate-lock").exists()
+
+
+def test_identity_fallback_when_git_has_none(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/a.md": memory("a")})
+    init_repo(top, identity=False)
+    result = ops.verify(top / "memory", "a.md", today=DAY)
+    assert any("memtui <memtui@localhost>" in n for n in result.notes)
+    assert git(top, "log", "-1", "--format=%an <%ae>").strip() == "memtui <memtui@localhost>"
+
+
+def test_store_outside_git_is_refused_and_init_puts_it_under_git(tmp_path: Path) -> None:
+    top = tmp_path / "projects" / "-home-me-app"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md)\n", "memory/a.md": memory("a"), "session.jsonl": "{}\n"})
+    with pytest.raises(NotInGit, match="memtui init"):
+        ops.verify(top / "memory", "a.md", today=DAY)
+    assert not (top / ".git").exists()
+    result = ops.init(top / "memory")
+    assert (top / ".git").is_dir() and result.commit
+    assert sorted(git(top, "ls-files").split()) == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
+    assert git(top, "status", "--porcelain", "--ignored").strip() == "!! session.jsonl"
+
+
+def test_init_refuses_while_a_file_holds_a_secret(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/a.md": memory("a", body="AWS AKIAIOSFODNN7EXAMPLE")})
+    with pytest.raises(ops.SecretRefused, match="a.md"):
+        ops.init(top / "memory")
+    assert not (top / ".git").exists()
+
+
+def test_atomic_write_keeps_permissions_and_leaves_no_temp_files(tmp_path: Path) -> None:
+    path = tmp_path / "m.md"
+    path.write_text("old")
+    os.chmod(path, 0o640)
+    ops.atomic_write(path, b"new")
+    assert path.read_bytes() == b"new" and (path.stat().st_mode & 0o777) == 0o640
+    assert [p.name for p in tmp_path.iterdir()] == ["m.md"]
+
+
+def test_commit_message_hash_helper_matches_file(project: Path) -> None:
+    data = (store_of(project) / "user_tea.md").read_bytes()
+    assert load_store(store_of(project)).get("user_tea.md").content_hash == sha256(data)  # type: ignore[union-attr]
