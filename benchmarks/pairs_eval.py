@@ -15,7 +15,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from memtui.analysis.relations import Weights, classify, prepare  # noqa: E402
+from memtui.analysis.relations import Weights, candidate_pairs, classify, prepare  # noqa: E402
 
 FLAG = {"contradiction", "duplicate"}
 
@@ -32,13 +32,15 @@ def evaluate(path: Path, verbose: bool = False) -> dict[str, float]:
     for r in rows:
         docs += [_mem(r["id"] + "a", r["a"]), _mem(r["id"] + "b", r["b"])]
     weights = Weights(docs)
+    # the real pipeline: a pair is only judged if candidate generation over the whole set proposes it
+    candidates = candidate_pairs(docs, weights)
     tp = fp = fn = 0
     label_right = 0
     found_by = Counter()
     total_by = Counter()
     confusion = Counter()
     for r, i in zip(rows, range(0, len(docs), 2)):
-        rel = classify(docs[i], docs[i + 1], weights)
+        rel = classify(docs[i], docs[i + 1], weights) if (i, i + 1) in candidates else None
         got = rel.kind if rel else "none"
         gold = r["label"]
         confusion[(gold, got)] += 1

@@ -113,9 +113,17 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> dt.date | None:
     return None
 
 
+_QUICK = re.compile(
+    r"(?i)tomorrow|yesterday|today|tonight|this|next|last|coming|ago|\bin\s+(?:\d|a|one|two|three)|end\s+of|"
+    r"(?:on|by|until|before|after)\s+\w+day|天|周|星期|礼拜|月|年|晚|早"
+)
+
+
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
     """Relative date phrases on lines that carry no absolute date, outside code blocks."""
     found: list[RelativeDate] = []
+    if not _QUICK.search(text):
+        return found
     in_code = False
     for number, line in enumerate(text.splitlines(), 1):
         if _FENCE.match(line):

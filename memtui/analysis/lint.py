@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable
@@ -151,15 +152,15 @@ def index_health(store: Store) -> list[Finding]:
     root = store.layout.root
     linked: set[str] = set()
     by_target: dict[str, list[int]] = defaultdict(list)
+    known = set(store.by_path)
     for entry in index.entries:
         target = entry.target
         if re.match(r"^[a-z][a-z0-9+.-]*:", target):
             continue  # http(s)://, mailto: — not a memory
-        resolved = (root / target).resolve()
-        rel = store.layout.rel(resolved)
+        rel = os.path.normpath(target).replace(os.sep, "/")
         by_target[rel].append(entry.line)
         linked.add(rel)
-        if not resolved.exists():
+        if rel not in known and not (root / rel).exists():
             out.append(
                 Finding(
                     "broken-link", ERROR, (target,), f"MEMORY.md:{entry.line}: links to {target}, which does not exist",

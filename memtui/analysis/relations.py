@@ -9,6 +9,7 @@ Every relation carries the shared terms and the cue that decided it.
 
 from __future__ import annotations
 
+import heapq
 import math
 import re
 from collections import Counter, defaultdict
@@ -106,7 +107,7 @@ def _negated_tokens(rule: str) -> set[str]:
                 taken += len(toks)
                 if taken >= _NEG_WINDOW:
                     break
-        elif tx.has_cjk(item):
+        elif item[0] >= "\u3400" and tx.has_cjk(item):
             for neg in ZH_NEGATIONS:
                 pos = item.find(neg)
                 while pos >= 0:
@@ -118,9 +119,14 @@ def _negated_tokens(rule: str) -> set[str]:
     return out
 
 
+_HAS_VALUE = re.compile(r"\d|://|@|/")
+
+
 def _values(text: str) -> dict[str, frozenset[str]]:
-    folded = tx.fold(text)
     out: dict[str, frozenset[str]] = {}
+    if not _HAS_VALUE.search(text):
+        return out
+    folded = tx.fold(text)
     taken = folded
     for kind in ("email", "url", "date", "number"):
         found = {m.group(0).strip().rstrip(".,;") for m in _VALUE_PATTERNS[kind].finditer(taken)}
@@ -132,12 +138,28 @@ def _values(text: str) -> dict[str, frozenset[str]]:
     return out
 
 
+_POLE_WORDS: dict[str, list[tuple[int, int]]] = defaultdict(list)
+for _i, (_left, _right) in enumerate(ANTONYMS):
+    for _side, _words in enumerate((_left, _right)):
+        for _w in _words:
+            _POLE_WORDS[_w].append((_i, _side))
+# scope words are compared with stemmed tokens, so they are stemmed the same way
+_SCOPE_GROUPS = tuple(frozenset(tx.stem(w) if w.isascii() else w for w in group) for group in SCOPE_WORDS)
+_SCOPE_ASCII = frozenset(w for group in _SCOPE_GROUPS for w in group if w.isascii())
+_SCOPE_CJK = frozenset(w for group in _SCOPE_GROUPS for w in group if not w.isascii())
+_CJK_POLES = [(w, where) for w, where in _POLE_WORDS.items() if not w.isascii()]
+
+
 def _poles(toks: set[str], raw: str) -> frozenset[tuple[int, int]]:
-    found = set()
-    for i, (left, right) in enumerate(ANTONYMS):
-        for side, words in enumerate((left, right)):
-            if any((w in toks) if w.isascii() else (w in raw) for w in words):
-                found.add((i, side))
+    found: set[tuple[int, int]] = set()
+    for t in toks:
+        where = _POLE_WORDS.get(t)
+        if where:
+            found.update(where)
+    if tx.has_cjk(raw):
+        for w, where in _CJK_POLES:
+            if w in raw:
+                found.update(where)
     return frozenset(found)
 
 
@@ -155,7 +177,9 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     folded_rule = tx.fold(description + " " + rule)
     change = tuple(c for c in CHANGE_CUES if c in folded_rule)
     scope = tuple(c for c in SCOPE_CUES if c in folded_rule)
-    scope_words = frozenset(w for group in SCOPE_WORDS for w in group if (w in main if w.isascii() else w in folded_rule))
+    scope_words = frozenset(w for w in _SCOPE_ASCII if w in main) | (
+        frozenset(w for w in _SCOPE_CJK if w in folded_rule) if tx.has_cjk(folded_rule) else frozenset()
+    )
     return MemoryText(
         key=key,
         title=title,
@@ -175,7 +199,7 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
 
 
 class Weights:
-    """Inverse document frequency of tokens over the memories compared (the store)."""
+    """Inverse document frequency of tokens over the memories compared (the store), cached."""
 
     def __init__(self, docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> None:
         self.df: Counter[str] = Counter()
@@ -184,29 +208,69 @@ class Weights:
         for extra in background:
             self.df.update(extra)
         self.n = len(docs) + len(background)
+        self._idf: dict[str, float] = {}
+        self._sums: dict[frozenset[str], float] = {}
 
     def idf(self, token: str) -> float:
         """Rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little."""
-        df = self.df.get(token, 0)
-        if self.n >= 5 and df > 0.4 * self.n:
-            return 0.1
-        return math.log((self.n + 1) / (df + 0.5)) + 0.5
+        cached = self._idf.get(token)
+        if cached is None:
+            df = self.df.get(token, 0)
+            if self.n >= 5 and df > 0.4 * self.n:
+                cached = 0.1
+            else:
+                cached = math.log((self.n + 1) / (df + 0.5)) + 0.5
+            self._idf[token] = cached
+        return cached
+
+    def total(self, toks: frozenset[str]) -> float:
+        """Summed weight of a token set (cached per set)."""
+        cached = self._sums.get(toks)
+        if cached is None:
+            cached = sum(self.idf(t) for t in toks) or 1.0
+            self._sums[toks] = cached
+        return cached
+
+
+POSTINGS_CAP = 50
+"""A token in more memories than this says nothing about which two belong together; it is not used to pair."""
+PARTNERS_PER_MEMORY = 12
+CANDIDATE_MIN = 0.12
+"""Shared weight (rare tokens only) over the smaller memory's weight below which a pair is not worth scoring."""
 
 
 def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int | None = None) -> set[tuple[int, int]]:
-    """Pairs that share at least one informative token (postings of very common tokens are skipped)."""
-    limit = max_df or max(8, int(math.sqrt(len(docs)) * 4))
+    """Pairs worth scoring: those sharing informative tokens, each memory keeping its strongest partners.
+
+    Never all pairs: tokens in more than `POSTINGS_CAP` memories are skipped, and per memory only the
+    partners with the most shared weight are kept, so the cost grows about linearly with the store.
+    """
+    limit = max_df or POSTINGS_CAP
     postings: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
         for t in d.tokens:
             postings[t].append(i)
+    usable = {t: ids for t, ids in postings.items() if 2 <= len(ids) <= limit and len(t) >= 2}
+    totals = [weights.total(d.tokens) for d in docs]
     pairs: set[tuple[int, int]] = set()
-    for t, ids in postings.items():
-        if len(ids) < 2 or len(ids) > limit or len(t) < 2:
+    for i, d in enumerate(docs):
+        shared: dict[int, float] = defaultdict(float)
+        for t in d.tokens:
+            ids = usable.get(t)
+            if ids is None:
+                continue
+            w = weights.idf(t)
+            for j in ids:
+                shared[j] += w
+        shared.pop(i, None)
+        if not shared:
             continue
-        for x in range(len(ids)):
-            for y in range(x + 1, len(ids)):
-                pairs.add((ids[x], ids[y]))
+        wi = totals[i]
+        items = [(w / min(wi, totals[j]), j) for j, w in shared.items()]
+        best = heapq.nlargest(PARTNERS_PER_MEMORY, items) if len(items) > PARTNERS_PER_MEMORY else items
+        for ratio, j in best:
+            if ratio >= CANDIDATE_MIN:
+                pairs.add((i, j) if i < j else (j, i))
     return pairs
 
 
@@ -225,13 +289,13 @@ class PairScore:
 def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     """How much two memories are about the same thing, and which conflict or scope cues they carry."""
     shared = a.tokens & b.tokens
-    wa = sum(weights.idf(t) for t in a.tokens) or 1.0
-    wb = sum(weights.idf(t) for t in b.tokens) or 1.0
+    wa = weights.total(a.tokens)
+    wb = weights.total(b.tokens)
     ws = sum(weights.idf(t) for t in shared)
     overlap = ws / min(wa, wb)
     jaccard = ws / (wa + wb - ws)
     subj_shared = a.subject & b.subject
-    subj = sum(weights.idf(t) for t in subj_shared) / (min(sum(weights.idf(t) for t in a.subject) or 1, sum(weights.idf(t) for t in b.subject) or 1))
+    subj = sum(weights.idf(t) for t in subj_shared) / min(weights.total(a.subject), weights.total(b.subject))
     if a.cjk == b.cjk:
         fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100
     else:
@@ -267,7 +331,7 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
             break
     scope = ""
     sw_a, sw_b = a.scope_words - b.scope_words, b.scope_words - a.scope_words
-    for group in SCOPE_WORDS:
+    for group in _SCOPE_GROUPS:
         if (sw_a & group) and (sw_b & group):
             scope = f"different scope: {sorted(sw_a & group)[0]} vs {sorted(sw_b & group)[0]}"
             break
@@ -332,6 +396,8 @@ def find_relations(docs: Sequence[MemoryText], background: Sequence[frozenset[st
     out: list[Relation] = []
     for i, j in candidate_pairs(docs, weights):
         a, b = docs[i], docs[j]
+        if len(a.tokens & b.tokens) < MIN_SHARED:
+            continue
         if (a.date, a.key) > (b.date, b.key):
             a, b = b, a
         rel = classify(a, b, weights)

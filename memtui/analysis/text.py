@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 import unicodedata
+from functools import lru_cache
 
 from memtui.analysis.lexicon import GLOSSARY, STOPWORDS, ZH_STOP_CHARS
 
@@ -38,6 +39,7 @@ def sections(body: str) -> tuple[str, str, str]:
     return " ".join(parts["rule"]).strip(), " ".join(parts["why"]).strip(), " ".join(parts["how to apply"]).strip()
 
 
+@lru_cache(maxsize=65536)
 def stem(word: str) -> str:
     """A light English stemmer: enough to make `tests`/`testing`/`tested` meet."""
     if len(word) <= 3 or not word.isalpha():

@@ -47,6 +47,9 @@ class StoreLayout:
 
     def rel(self, path: Path) -> str:
         """A path relative to the store root, POSIX separators (`../memory.archive/x.md` for the archive)."""
+        text, root = str(path), str(self.root)
+        if text.startswith(root + os.sep) and os.sep == "/" and "/../" not in text:
+            return text[len(root) + 1 :]  # the common case, without relpath's cost
         return Path(os.path.relpath(path, self.root)).as_posix()
 
     def resolve(self, rel_path: str) -> Path:
