@@ -594,9 +594,11 @@ def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date
         absolute = date or hit.suggestion
         if absolute is None:
             raise OpError(f"{memory.path}: cannot work out the date for {hit.phrase!r}; give one with --date")
+        # every place the same phrase appears (a description and its body often repeat it) gets the same date
         lines = memory.text.split("\n")
-        line = lines[hit.line - 1]
-        lines[hit.line - 1] = line.replace(hit.phrase, absolute.isoformat(), 1)
+        for h in hits:
+            if h.phrase == hit.phrase:
+                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, absolute.isoformat(), 1)
         new_text = "\n".join(lines)
         txn.write(path, _encode_like(new_text, data), expected=data)
         reason = f'"{hit.phrase}" → {absolute.isoformat()} (written {anchor.isoformat()})'

@@ -108,6 +108,7 @@ def make_demo_store(today: dt.date | None = None, parent: Path | None = None) ->
     polite_line = ["- [Polite writing](feedback_writing_polite.md) — formal tone for release notes"]
     archived_polite = False
     reviewed = False
+    verified = False
     for offset in sorted(by_day):
         day = today + dt.timedelta(days=offset)
         if offset > -94 and not archived_polite:
@@ -116,9 +117,11 @@ def make_demo_store(today: dt.date | None = None, parent: Path | None = None) ->
                             reason="User now wants the direct style; the polite rule is kept as evidence.",
                             superseded_by="feedback_writing_direct.md", today=today - dt.timedelta(days=94))
             archived_polite = True
-        if offset > -14 and not reviewed:
+        if offset > -50 and not verified:
             with _backdated(today - dt.timedelta(days=50)):
                 ops.verify(store, "user_observability.md", today=today - dt.timedelta(days=50))
+            verified = True
+        if offset > -14 and not reviewed:
             with _backdated(today - dt.timedelta(days=14)):
                 ops.finish_review(store, "Weekly review: 3 decided, 1 kept.", today=today - dt.timedelta(days=14))
             reviewed = True

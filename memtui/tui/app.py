@@ -1,0 +1,642 @@
+"""The memtui workstation: four panes by memory type, a preview, single-key decisions, all through ops."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import os
+import shlex
+import subprocess
+import tempfile
+from collections.abc import Callable
+from pathlib import Path
+
+from textual import on, work
+from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
+from textual.message import Message
+from textual.widgets import DataTable, Footer, Input, Markdown, Static
+
+from memtui import ops
+from memtui.audit.lock import LockHeld
+from memtui.audit.repo import NotInGit
+from memtui.core.model import Memory
+from memtui.core.store import StoreError
+from memtui.tui import render
+from memtui.tui.commands import MemtuiCommands
+from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, HelpScreen, MergeDialog, MergeRequest
+from memtui.tui.themes import BUILTIN_DIR, DEFAULT_THEME, default_variables, load_themes
+from memtui.tui.widgets import GROUPS, MemoryPane
+from memtui.workspace import Workspace, analyse, open_store, signature
+
+EditorRunner = Callable[[Path], None]
+
+
+class StoreLoaded(Message):
+    """The store was read (badges known, findings maybe not yet)."""
+
+    def __init__(self, ws: Workspace, reason: str) -> None:
+        super().__init__()
+        self.ws = ws
+        self.reason = reason
+
+
+class StoreFailed(Message):
+    """The store could not be read."""
+
+    def __init__(self, error: str) -> None:
+        super().__init__()
+        self.error = error
+
+
+class MemtuiApp(App[None]):
+    """The workstation."""
+
+    CSS_PATH = "memtui.tcss"
+    TITLE = "memtui"
+    COMMANDS = App.COMMANDS | {MemtuiCommands}
+    BINDINGS = [
+        Binding("q", "quit", "Quit", id="app.quit"),
+        Binding("question_mark", "help", "Help", id="app.help"),
+        Binding("slash", "filter", "Filter", id="app.filter"),
+        Binding("a", "archive", "Archive", id="memory.archive"),
+        Binding("m", "merge", "Merge", id="memory.merge"),
+        Binding("space", "mark", "Mark", id="memory.mark", show=False),
+        Binding("e", "edit", "Edit", id="memory.edit"),
+        Binding("E", "edit_external", "$EDITOR", id="memory.edit_external", show=False),
+        Binding("v", "verify", "Verify", id="memory.verify"),
+        Binding("f", "fix_date", "Fix date", id="memory.fix_date"),
+        Binding("u", "undo", "Undo", id="store.undo"),
+        Binding("r", "review", "Review", id="view.review"),
+        Binding("H", "history", "History", id="view.history"),
+        Binding("1", "focus_pane('user')", "User", show=False, id="focus.user"),
+        Binding("2", "focus_pane('feedback')", "Feedback", show=False, id="focus.feedback"),
+        Binding("3", "focus_pane('project')", "Project", show=False, id="focus.project"),
+        Binding("4", "focus_pane('reference')", "Reference", show=False, id="focus.reference"),
+        Binding("5", "focus_pane('other')", "Other", show=False, id="focus.other"),
+        Binding("0", "focus_preview", "Preview", show=False, id="focus.preview"),
+    ]
+
+    def __init__(
+        self,
+        store_path: Path,
+        *,
+        today: dt.date | None = None,
+        editor_runner: EditorRunner | None = None,
+        watch_interval: float = 2.0,
+        theme: str | None = None,
+    ) -> None:
+        super().__init__()
+        self.store_path = Path(store_path)
+        self.today = today
+        self.ws: Workspace | None = None
+        """What is on screen."""
+        self.marked: set[str] = set()
+        """Memories marked with space for a merge."""
+        self.filter_text = ""
+        self.last_result: ops.OpResult | None = None
+        """The last action's outcome (for the status line and tests)."""
+        self.last_error: str = ""
+        self.editor_runner = editor_runner or self._run_editor_suspended
+        self.watch_interval = watch_interval
+        self._signature: tuple[tuple[str, int, int], ...] = ()
+        self._focused_group = "feedback"
+        self._theme_errors: list[str] = []
+        themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
+        for t in themes:
+            self.register_theme(t)
+        self.theme = theme if theme and theme in self.available_themes else DEFAULT_THEME
+
+    MAIN_SCREEN_ACTIONS = frozenset({
+        "filter", "archive", "merge", "mark", "edit", "edit_external", "verify", "fix_date", "undo", "review",
+        "history", "focus_pane", "focus_preview",
+    })
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """Memory actions belong to the main screen; on the review and history screens their own keys rule."""
+        if action in self.MAIN_SCREEN_ACTIONS and len(self.screen_stack) > 1:
+            return False
+        return True
+
+    def get_theme_variable_defaults(self) -> dict[str, str]:
+        """Badge and flag colours under any theme, taken from the default theme file."""
+        return default_variables()
+
+    # ------------------------------------------------------------------------------------------ layout
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="header")
+        with Horizontal(id="body"):
+            with Vertical(id="panes"):
+                for group, label, digit in GROUPS:
+                    yield MemoryPane(group, label, digit)
+            with VerticalScroll(id="preview", can_focus=True):
+                yield Static(id="preview-fields")
+                yield Markdown(id="preview-body")
+                yield Static(id="preview-findings")
+                yield Static(id="preview-history")
+        yield Input(placeholder="filter: name, description, file or text (enter keeps, escape clears)", id="filter")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        self.query_one("#preview").border_title = "[0] Preview"
+        self.query_one("#filter").display = False
+        self._header(Content("memtui · reading " + str(self.store_path)))
+        if self._theme_errors:
+            self.notify("Theme files not loaded:\n" + "\n".join(self._theme_errors), severity="error", timeout=10)
+        self.reload("open")
+        if self.watch_interval > 0:
+            self.set_interval(self.watch_interval, self._check_disk)
+
+    # ------------------------------------------------------------------------------------------ loading
+
+    def reload(self, reason: str = "reload") -> None:
+        """Read the store again in the background; findings follow when the analysis finishes."""
+        self._load(reason)
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="Reading the store")
+    def _load(self, reason: str) -> None:
+        try:
+            sig = signature(self.store_path)
+            ws = open_store(self.store_path, self.today)
+        except (StoreError, OSError) as exc:
+            self.post_message(StoreFailed(str(exc)))
+            return
+        self._signature = sig
+        self.post_message(StoreLoaded(ws, reason))
+        self.post_message(StoreLoaded(analyse(ws), reason + "-analysed"))
+
+    @on(StoreFailed)
+    def _failed(self, message: StoreFailed) -> None:
+        self._header(render.plain(f"memtui · {message.error}"))
+        self.notify(message.error, severity="error", timeout=10)
+
+    @on(StoreLoaded)
+    def _loaded(self, message: StoreLoaded) -> None:
+        first = self.ws is None
+        self.ws = message.ws
+        self.marked &= set(self.ws.store.by_path)
+        self._fill_panes()
+        self._update_header()
+        if first:
+            self._focus_first_pane()
+            if self.ws.repo is None:
+                self.notify("This store is not in git: decisions cannot be recorded. "
+                            "Run `memtui init` on it (or use the palette: store: Put under git).",
+                            severity="warning", timeout=10)
+        if message.reason.startswith("disk") and message.reason.endswith("analysed"):
+            self.notify("The store changed on disk; reloaded", timeout=3)
+        self._show_preview()
+
+    def _check_disk(self) -> None:
+        self._poll_disk()
+
+    @work(thread=True, exclusive=True, group="watch", exit_on_error=False, description="Watching the store")
+    def _poll_disk(self) -> None:
+        try:
+            sig = signature(self.store_path)
+        except (StoreError, OSError):
+            return
+        if self._signature and sig != self._signature:
+            self._signature = sig
+            self.call_from_thread(self.reload, "disk")
+
+    # ------------------------------------------------------------------------------------------ panes
+
+    def _visible(self, memory: Memory) -> bool:
+        if memory.in_archive:
+            return False
+        if not self.filter_text:
+            return True
+        needle = self.filter_text.casefold()
+        hay = f"{memory.name}\n{memory.description}\n{memory.path}\n{memory.body}".casefold()
+        return needle in hay
+
+    def _fill_panes(self) -> None:
+        ws = self.ws
+        if ws is None:
+            return
+        groups: dict[str, list[Memory]] = {g: [] for g, _, _ in GROUPS}
+        totals: dict[str, int] = {g: 0 for g, _, _ in GROUPS}
+        for m in ws.store.memories:
+            if m.in_archive:
+                continue
+            group = m.type if m.type and not m.is_malformed else "other"
+            totals[group] += 1
+            if self._visible(m):
+                groups[group].append(m)
+        for group, _, _ in GROUPS:
+            pane = self.query_one(f"#pane-{group}", MemoryPane)
+            keep = pane.selected_key()
+            rows = [(m.path, render.row(m, ws, m.path in self.marked)) for m in sorted(groups[group], key=_sort_key)]
+            pane.fill(rows, totals[group], keep)
+
+    def _update_header(self) -> None:
+        ws = self.ws
+        if ws is None:
+            return
+        live = [m for m in ws.store.memories if not m.in_archive]
+        archived = len(ws.store.memories) - len(live)
+        if ws.report is None:
+            state = Content("analysing…")
+        else:
+            decide = sum(1 for f in ws.report.findings if f.severity in ("error", "warning"))
+            state = Content(f"{decide} findings need a decision")
+        parts = [
+            Content("memtui · "), render.plain(_short(ws.store.root)), Content(f" · {len(live)} memories"),
+            Content(f" ({archived} archived)" if archived else ""), Content(" · "), state,
+        ]
+        if self.filter_text:
+            parts.append(render.plain(f" · filter: {self.filter_text}"))
+        parts += [Content("\n"), render.budget_line(ws)]
+        self._header(Content("").join(parts))
+
+    def _header(self, content: Content) -> None:
+        self.query_one("#header", Static).update(content)
+
+    def _focus_first_pane(self) -> None:
+        for group, _, _ in GROUPS:
+            pane = self.query_one(f"#pane-{group}", MemoryPane)
+            if pane.row_count:
+                pane.focus()
+                self._focused_group = group
+                return
+
+    def current_pane(self) -> MemoryPane:
+        """The pane that last had focus."""
+        return self.query_one(f"#pane-{self._focused_group}", MemoryPane)
+
+    def selected(self) -> Memory | None:
+        """The memory under the cursor of the current pane."""
+        if self.ws is None:
+            return None
+        key = self.current_pane().selected_key()
+        return self.ws.store.get(key) if key else None
+
+    @on(DataTable.RowHighlighted)
+    def _row_highlighted(self, event: DataTable.RowHighlighted) -> None:
+        pane = event.data_table
+        if isinstance(pane, MemoryPane):
+            pane.update_subtitle()
+            if pane.has_focus:
+                self._focused_group = pane.group
+                self._show_preview()
+
+    def on_descendant_focus(self, event: object) -> None:
+        focused = self.focused
+        if isinstance(focused, MemoryPane):
+            self._focused_group = focused.group
+            self._show_preview()
+
+    # ------------------------------------------------------------------------------------------ preview
+
+    def _show_preview(self) -> None:
+        self._render_preview(self.selected())
+
+    @work(exclusive=True, group="preview", exit_on_error=False, description="Preview")
+    async def _render_preview(self, memory: Memory | None) -> None:
+        await asyncio.sleep(0.05)  # a newer selection cancels this one: fast scrolling renders once
+        ws = self.ws
+        fields = self.query_one("#preview-fields", Static)
+        body = self.query_one("#preview-body", Markdown)
+        findings = self.query_one("#preview-findings", Static)
+        history = self.query_one("#preview-history", Static)
+        if memory is None or ws is None:
+            fields.update(Content("No memory selected"))
+            await body.update("")
+            findings.update("")
+            history.update("")
+            return
+        fields.update(_fields(memory, ws))
+        await body.update(render.clean(memory.body if not memory.is_malformed else memory.text or ""))
+        found = ws.findings_for(memory.path)
+        if found:
+            findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))
+        else:
+            findings.update(Content.styled("No findings" if ws.analysed else "Analysing…", "dim"))
+        self._load_history(memory)
+
+    @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
+    def _load_history(self, memory: Memory) -> None:
+        ws = self.ws
+        events = ws.history(memory) if ws else []
+        lines = [Content.styled("History", "bold")]
+        if ws is None or ws.repo is None:
+            lines.append(Content.styled("not in git", "dim"))
+        elif not events:
+            lines.append(Content.styled("no memtui events yet", "dim"))
+        for e in events:
+            text = f"{e.date[:10]}  {e.action:<11} {e.author}"
+            if e.reason:
+                text += f" — {e.reason}"
+            lines.append(render.plain(text))
+        content = Content("\n").join(lines)
+        self.call_from_thread(self.query_one("#preview-history", Static).update, content)
+
+    # ------------------------------------------------------------------------------------------ navigation
+
+    def action_focus_pane(self, group: str) -> None:
+        """Focus a type pane by its digit."""
+        pane = self.query_one(f"#pane-{group}", MemoryPane)
+        pane.focus()
+        self._focused_group = group
+        self._show_preview()
+
+    def action_focus_preview(self) -> None:
+        """Focus the preview to scroll it."""
+        self.query_one("#preview").focus()
+
+    def action_help(self) -> None:
+        """Show the keys."""
+        self.push_screen(HelpScreen())
+
+    def action_filter(self) -> None:
+        """Filter every pane by name, description, file name and text."""
+        box = self.query_one("#filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#filter")
+    def _filter_changed(self, event: Input.Changed) -> None:
+        self._apply_filter(event.value)
+
+    @work(exclusive=True, group="filter", exit_on_error=False, description="Filtering")
+    async def _apply_filter(self, text: str) -> None:
+        await asyncio.sleep(0.06)  # typing fast filters once
+        self.filter_text = text.strip()
+        self._fill_panes()
+        self._update_header()
+
+    @on(Input.Submitted, "#filter")
+    def _filter_kept(self) -> None:
+        self.query_one("#filter").display = False
+        self.current_pane().focus()
+
+    def on_key(self, event: object) -> None:
+        key = getattr(event, "key", "")
+        box = self.query_one("#filter", Input)
+        if key == "escape" and box.has_focus:
+            box.value = ""
+            self.filter_text = ""
+            box.display = False
+            self._fill_panes()
+            self._update_header()
+            self.current_pane().focus()
+            getattr(event, "stop", lambda: None)()
+
+    # ------------------------------------------------------------------------------------------ decisions
+
+    def _require(self, *, writable: bool = True) -> Memory | None:
+        memory = self.selected()
+        if memory is None:
+            self.notify("No memory selected", severity="warning")
+            return None
+        if writable and memory.is_malformed:
+            self.notify(f"{memory.path} could not be parsed ({memory.error}); it is read-only — archive it or fix it by hand",
+                        severity="warning")
+            return None
+        return memory
+
+    def run_op(self, label: str, fn: Callable[[], ops.OpResult]) -> None:
+        """Run an action in the background; a refusal is shown, a success reloads."""
+        self._run_op(label, fn)
+
+    @work(thread=True, exclusive=False, group="ops", exit_on_error=False, description="Writing")
+    def _run_op(self, label: str, fn: Callable[[], ops.OpResult]) -> None:
+        try:
+            result = fn()
+        except ops.ChangedOnDisk as exc:
+            self.last_error = str(exc)
+            self.call_from_thread(self.push_screen, ChangedDialog(exc.path, str(exc), exc.current_text))
+            self.call_from_thread(self.reload, "changed")
+            return
+        except (ops.OpError, LockHeld, NotInGit, StoreError, OSError) as exc:
+            self.last_error = str(exc)
+            self.notify(str(exc), title=f"{label} refused", severity="error", timeout=8)
+            return
+        self.last_result = result
+        self.last_error = ""
+        note = ("\n" + "\n".join(result.notes)) if result.notes else ""
+        self.notify(result.summary + note, title=label, timeout=4)
+        self.call_from_thread(self.reload, "op")
+
+    def action_archive(self) -> None:
+        """Archive the selected memory (asks for the reason)."""
+        memory = self._require(writable=False)
+        if memory is None or self.ws is None:
+            return
+        reason, successor = "", None
+        for f, other in self.ws.partners(memory, "contradiction"):
+            if f.paths[0] == memory.path:  # the other one is newer
+                partner = self.ws.store.get(other)
+                reason = f"superseded by {partner.title if partner else other}"
+                successor = other
+                break
+        expected = memory.content_hash
+
+        def done(text: str | None) -> None:
+            if text:
+                succ = successor if text.startswith("superseded by") else None
+                self.run_op("Archive", lambda: ops.archive(self.store_path, memory.path, reason=text,
+                                                           superseded_by=succ, expected_hash=expected))
+
+        self.push_screen(ArchiveDialog(memory.title, reason), done)
+
+    def action_mark(self) -> None:
+        """Mark or unmark the selected memory for a merge."""
+        memory = self.selected()
+        if memory is None:
+            return
+        self.marked ^= {memory.path}
+        self._fill_panes()
+
+    def action_merge(self) -> None:
+        """Merge the marked memories, or the selected one with its duplicate partner."""
+        ws = self.ws
+        if ws is None:
+            return
+        paths = sorted(self.marked)
+        if len(paths) < 2:
+            memory = self._require()
+            if memory is None:
+                return
+            partners = ws.partners(memory, "duplicate") or ws.partners(memory, "contradiction")
+            if not partners:
+                self.notify("Mark two or more memories with space, or select one that has a duplicate", severity="warning")
+                return
+            paths = [memory.path, partners[0][1]]
+        self.open_merge(paths)
+
+    def open_merge(self, paths: list[str], after: Callable[[], None] | None = None) -> None:
+        """The merge dialog for these memories; the result is merged through ops."""
+        ws = self.ws
+        if ws is None:
+            return
+        memories = [m for p in paths if (m := ws.store.get(p)) is not None]
+        if len(memories) < 2 or any(m.is_malformed for m in memories):
+            self.notify("Merging needs two or more readable memories", severity="warning")
+            return
+        merged = ops.default_merge_text(memories)
+        base = max(memories, key=lambda m: (ws.freshness[m.path].since or dt.date.min, m.mtime))
+        hashes = {m.path: m.content_hash for m in memories}
+
+        def done(request: MergeRequest | None) -> None:
+            if request is None:
+                return
+            self.marked.clear()
+            self.run_op("Merge", lambda: ops.merge(self.store_path, [m.path for m in memories], into=request.into,
+                                                   text=request.text, expected_hashes=hashes))
+            if after:
+                after()
+
+        self.push_screen(MergeDialog([(m.path, m.text) for m in memories], merged, base.path), done)
+
+    def action_edit(self) -> None:
+        """Edit the selected memory in the app."""
+        memory = self._require()
+        if memory is None:
+            return
+        expected = memory.content_hash
+
+        def done(text: str | None) -> None:
+            if text is not None and text != memory.text:
+                self.run_op("Edit", lambda: ops.edit(self.store_path, memory.path, text, expected_hash=expected))
+
+        self.push_screen(EditDialog(memory.title, memory.text), done)
+
+    def action_edit_external(self) -> None:
+        """Edit the selected memory in $EDITOR (the terminal is handed over until it exits)."""
+        memory = self._require()
+        if memory is None:
+            return
+        fd, name = tempfile.mkstemp(prefix="memtui-", suffix=".md")
+        tmp = Path(name)
+        try:
+            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+                fh.write(memory.text)
+            try:
+                self.editor_runner(tmp)
+            except SuspendNotSupported:
+                self.notify("This terminal cannot hand over to an editor; use e to edit here", severity="warning")
+                return
+            text = tmp.read_text(encoding="utf-8")
+        finally:
+            tmp.unlink(missing_ok=True)
+        if text != memory.text:
+            expected = memory.content_hash
+            self.run_op("Edit", lambda: ops.edit(self.store_path, memory.path, text, expected_hash=expected))
+        else:
+            self.notify("No change")
+
+    def _run_editor_suspended(self, path: Path) -> None:
+        editor = os.environ.get("VISUAL") or os.environ.get("EDITOR") or "vi"
+        with self.suspend():
+            subprocess.call([*shlex.split(editor), str(path)])
+
+    def action_verify(self) -> None:
+        """Mark the selected memory as still true."""
+        memory = self._require()
+        if memory is not None:
+            expected = memory.content_hash
+            self.run_op("Verify", lambda: ops.verify(self.store_path, memory.path, expected_hash=expected))
+
+    def action_fix_date(self) -> None:
+        """Replace the selected memory's relative date with the absolute one it meant."""
+        memory = self._require()
+        if memory is None or self.ws is None:
+            return
+        dated = [f for f in self.ws.findings_for(memory.path) if f.kind == "relative-date"]
+        if not dated:
+            self.notify("No relative date in this memory", severity="warning")
+            return
+        phrase = str(dated[0].details.get("phrase") or "") or None
+        suggestion = dated[0].details.get("suggestion")
+        date = dt.date.fromisoformat(str(suggestion)) if suggestion else None
+        expected = memory.content_hash
+        self.run_op("Fix date", lambda: ops.fix_date(self.store_path, memory.path, phrase=phrase, date=date,
+                                                     expected_hash=expected))
+
+    def action_undo(self) -> None:
+        """Undo the last memtui decision."""
+        self.run_op("Undo", lambda: ops.undo(self.store_path))
+
+    def action_init_store(self) -> None:
+        """Put a store that is not in git under git."""
+        self.run_op("Init", lambda: ops.init(self.store_path))
+
+    def action_review(self) -> None:
+        """Open the review queue."""
+        from memtui.tui.review import ReviewScreen
+
+        if self.ws is None or not self.ws.analysed:
+            self.notify("Still analysing the store; try again in a moment", severity="warning")
+            return
+        self.push_screen(ReviewScreen())
+
+    def action_history(self) -> None:
+        """Open the history of decisions."""
+        from memtui.tui.history import HistoryScreen
+
+        if self.ws is None or self.ws.repo is None:
+            self.notify("This store is not in git: there is no history yet", severity="warning")
+            return
+        self.push_screen(HistoryScreen(self.ws.repo))
+
+    def palette_commands(self) -> list[tuple[str, Callable[[], None], str]]:
+        """Every action, for the command palette."""
+        return [
+            ("memory: Archive", self.action_archive, "Archive the selected memory with a reason"),
+            ("memory: Merge", self.action_merge, "Merge marked memories (or the selected one with its duplicate)"),
+            ("memory: Mark for merge", self.action_mark, "Mark or unmark the selected memory"),
+            ("memory: Edit", self.action_edit, "Edit the selected memory here"),
+            ("memory: Edit in $EDITOR", self.action_edit_external, "Edit the selected memory in your editor"),
+            ("memory: Verify", self.action_verify, "Stamp last_verified: still true"),
+            ("memory: Fix relative date", self.action_fix_date, "Replace 'tomorrow' with the date it meant"),
+            ("store: Undo last decision", self.action_undo, "Revert the newest memtui commit"),
+            ("store: Reload", lambda: self.reload("manual"), "Read the store from disk again"),
+            ("store: Put under git", self.action_init_store, "memtui init: a repository for this store"),
+            ("view: Review queue", self.action_review, "Everything that needs a decision"),
+            ("view: History", self.action_history, "memtui's decisions, revoked rules"),
+            ("view: Filter", self.action_filter, "Filter every pane"),
+            ("view: Help", self.action_help, "The keys"),
+        ]
+
+
+def _fields(memory: Memory, ws: Workspace) -> Content:
+    fresh = ws.freshness.get(memory.path)
+    lines = [render.plain(memory.path)]
+    if memory.is_malformed:
+        lines.append(render.styled(f"malformed: {memory.error} — read-only", "flag-contradiction"))
+    head = [render.badge(fresh.badge if fresh else "unknown")]
+    if fresh and fresh.since:
+        extra = f" {fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
+        if fresh.period_days:
+            extra += f", period {fresh.period_days} days"
+        head.append(render.plain(extra))
+    lines.append(Content("").join(head))
+    for key, value in memory.frontmatter.items():
+        if isinstance(value, dict):
+            for sub, v in value.items():
+                lines.append(render.plain(f"{key}.{sub}: {v}"))
+        else:
+            lines.append(render.plain(f"{key}: {value}"))
+    if not memory.has_frontmatter and not memory.is_malformed:
+        lines.append(render.styled("no front matter", "badge-unknown"))
+    return Content("\n").join(lines)
+
+
+def _sort_key(memory: Memory) -> tuple[str, str]:
+    return (memory.title.casefold(), memory.path)
+
+
+def _short(path: Path) -> str:
+    home = str(Path.home())
+    text = str(path)
+    return "~" + text[len(home):] if text.startswith(home + os.sep) else text
+
+
+def _user_theme_dir() -> Path:
+    base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
+    return Path(base) / "memtui" / "themes"

@@ -1,0 +1,168 @@
+"""The history of decisions, newest first; revoked rules on a toggle; enter shows a rule as it was."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Vertical, VerticalScroll
+from textual.content import Content
+from textual.screen import ModalScreen, Screen
+from textual.widgets import DataTable, Footer, Input, Label, Static
+
+from memtui.audit.repo import Event, StoreRepo
+from memtui.review import revoked_only
+from memtui.tui import render
+
+
+class HistoryDetail(ModalScreen[None]):
+    """A decision in full: the rule's text as it was before the commit, and the commit's diff."""
+
+    BINDINGS = [Binding("escape,enter,q", "close", "Close", id="detail.close")]
+
+    def __init__(self, event: Event, before: str, diff: str) -> None:
+        super().__init__()
+        self.event = event
+        self.before = before
+        self.diff = diff
+
+    def compose(self) -> ComposeResult:
+        e = self.event
+        with Vertical(classes="dialog"):
+            yield Label(render.plain(f"{e.action} · {e.memory} · {e.date[:10]} · {e.author}"), classes="dialog-title")
+            if e.reason:
+                yield Static(render.plain(f"Why: {e.reason}"))
+            if e.superseded_by:
+                yield Static(render.plain(f"Replaced by: {e.superseded_by}"))
+            with VerticalScroll(id="detail-body"):
+                yield Static(Content.styled("The memory as it was:", "bold"))
+                yield Static(render.plain(self.before or "(not a file change)"))
+                yield Static(Content.styled("\nThe commit:", "bold"))
+                yield Static(Content("\n").join(
+                    render.styled(line, "badge-fresh" if line.startswith("+") else
+                                  "badge-expired" if line.startswith("-") else "badge-unknown")
+                    for line in self.diff.splitlines()
+                ))
+
+    def action_close(self) -> None:
+        """Back to the list."""
+        self.dismiss(None)
+
+
+class HistoryScreen(Screen[None]):
+    """memtui's events: action, memory, reason, successor, author, date."""
+
+    BINDINGS = [
+        Binding("t", "toggle_revoked", "Revoked only", id="history.revoked"),
+        Binding("slash", "filter", "Filter", id="history.filter"),
+        Binding("escape,q,H", "leave", "Back", id="history.leave"),
+    ]
+
+    def __init__(self, repo: StoreRepo) -> None:
+        super().__init__()
+        self.repo = repo
+        self.events: list[Event] = []
+        self.revoked = False
+        self.filter_text = ""
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="history-header")
+        yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Input(placeholder="filter history (enter keeps, escape clears)", id="history-filter")
+        yield Footer()
+
+    def on_mount(self) -> None:
+        table = self.query_one(DataTable)
+        for label, width in (("date", 10), ("action", 11), ("memory", 34), ("reason", 40), ("replaced by", 28), ("author", 14)):
+            table.add_column(label, width=width, key=label)
+        self.query_one("#history-filter").display = False
+        self._load()
+
+    @work(thread=True, exclusive=True, group="history", exit_on_error=False, description="Reading history")
+    def _load(self) -> None:
+        events = self.repo.history()
+        self.app.call_from_thread(self._show, events)
+
+    def _show(self, events: list[Event]) -> None:
+        self.events = events
+        self.refresh_table()
+        self.query_one(DataTable).focus()
+
+    def visible(self) -> list[Event]:
+        """The events after the toggle and the filter."""
+        events = revoked_only(self.events) if self.revoked else self.events
+        if self.filter_text:
+            needle = self.filter_text.casefold()
+            events = [e for e in events if needle in f"{e.action} {e.memory} {e.reason} {e.superseded_by} {e.author}".casefold()]
+        return events
+
+    def refresh_table(self) -> None:
+        """Redraw the list."""
+        table = self.query_one(DataTable)
+        table.clear()
+        shown = self.visible()
+        for i, e in enumerate(shown):
+            table.add_row(
+                Content(e.date[:10]), render.styled(e.action, "flag-contradiction" if e.action in ("archive", "merge") else "badge-unknown"),
+                render.plain(_short(e.memory)), render.plain(e.reason), render.plain(_short(e.superseded_by)),
+                render.plain(e.author), key=str(i),
+            )
+        mode = "revoked rules" if self.revoked else "all decisions"
+        extra = f" · filter: {self.filter_text}" if self.filter_text else ""
+        self.query_one("#history-header", Static).update(
+            render.plain(f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens"))
+
+    def action_toggle_revoked(self) -> None:
+        """Show only retired rules, or everything."""
+        self.revoked = not self.revoked
+        self.refresh_table()
+
+    def action_filter(self) -> None:
+        """Filter by memory, reason, action or author."""
+        box = self.query_one("#history-filter", Input)
+        box.display = True
+        box.focus()
+
+    @on(Input.Changed, "#history-filter")
+    def _filter(self, event: Input.Changed) -> None:
+        self.filter_text = event.value.strip()
+        self.refresh_table()
+
+    @on(Input.Submitted, "#history-filter")
+    def _filter_kept(self) -> None:
+        self.query_one("#history-filter").display = False
+        self.query_one(DataTable).focus()
+
+    def on_key(self, event: object) -> None:
+        box = self.query_one("#history-filter", Input)
+        if getattr(event, "key", "") == "escape" and box.has_focus:
+            box.value = ""
+            self.filter_text = ""
+            box.display = False
+            self.refresh_table()
+            self.query_one(DataTable).focus()
+            getattr(event, "stop", lambda: None)()
+
+    @on(DataTable.RowSelected)
+    def _open(self, event: DataTable.RowSelected) -> None:
+        shown = self.visible()
+        index = int(str(event.row_key.value))
+        if 0 <= index < len(shown):
+            self._detail(shown[index])
+
+    @work(thread=True, exclusive=True, group="history-detail", exit_on_error=False, description="Reading a commit")
+    def _detail(self, event: Event) -> None:
+        before = b""
+        if event.memory:
+            before = self.repo.show(event.commit + "^", event.memory) or b""
+        text = before.decode("utf-8", errors="replace")
+        diff = self.repo.diff(event.commit)
+        self.app.call_from_thread(self.app.push_screen, HistoryDetail(event, text, diff))
+
+    def action_leave(self) -> None:
+        """Back to the panes."""
+        self.app.pop_screen()
+
+
+def _short(path: str) -> str:
+    return path.split("/", 1)[1] if path.startswith(("memory/", "memory.archive/")) else path

@@ -1,0 +1,79 @@
+"""Turning domain objects into Content safely: text from memory files is never read as markup or escapes."""
+
+from __future__ import annotations
+
+import re
+
+from textual.content import Content
+
+from memtui.core.index import format_size
+from memtui.core.model import Finding, Memory
+from memtui.workspace import Workspace
+
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
+FLAG_OF = {"contradiction": "C", "duplicate": "D", "secret": "$", "malformed": "!", "new": "N"}
+LINT = {"schema", "relative-date", "archived-but-loaded", "stale", "expired", "unindexed", "broken-link",
+        "duplicate-entry"}
+
+
+def clean(text: str) -> str:
+    """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw."""
+    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)
+
+
+def plain(text: str) -> Content:
+    """Untrusted text as Content: no markup is parsed, no control code survives."""
+    return Content(clean(text))
+
+
+def styled(text: str, variable: str) -> Content:
+    """Untrusted text in a theme colour (`badge-fresh`, `flag-secret`, ...)."""
+    return Content.from_markup(f"[${variable}]$text[/]", text=clean(text))
+
+
+def badge(name: str) -> Content:
+    """A freshness badge in its theme colour."""
+    return styled(f"{name:<8}", f"badge-{name if name in BADGES else 'unknown'}")
+
+
+def flags(kinds: set[str]) -> Content:
+    """One letter per finding kind worth a flag, each in its colour; `L` for lint."""
+    parts: list[Content] = []
+    for kind, letter in (("contradiction", "C"), ("duplicate", "D"), ("secret", "$"), ("malformed", "!")):
+        parts.append(styled(letter, f"flag-{'lint' if kind == 'malformed' else kind}") if kind in kinds else Content(" "))
+    parts.append(styled("L", "flag-lint") if kinds & LINT else Content(" "))
+    return Content("").join(parts)
+
+
+def row(memory: Memory, ws: Workspace, marked: bool) -> tuple[Content, Content, Content]:
+    """The three cells of a memory's row: badge, flags, name."""
+    fresh = ws.freshness.get(memory.path)
+    kinds = {f.kind for f in ws.findings_for(memory.path)}
+    if memory.is_malformed:
+        kinds.add("malformed")
+    mark = "• " if marked else ""
+    name = memory.title + (" (read-only)" if memory.is_malformed else "")
+    return badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + name)
+
+
+def budget_line(ws: Workspace) -> Content:
+    """`MEMORY.md 142/200 lines · 18.2/24.4KB`, in a warning colour past 70%, naming the first invisible line."""
+    index = ws.store.index
+    if index is None:
+        return Content("no MEMORY.md")
+    b = index.budget
+    share = max(b.lines / b.max_lines, b.units / b.max_units)
+    colour = "budget-over" if b.over else ("budget-warn" if share > 0.7 else "budget-ok")
+    units = f"{b.units / 1024:.1f}/{b.max_units / 1024:.1f}KB" if b.units >= 1024 else f"{format_size(b.units)}/24.4KB"
+    text = f"MEMORY.md {b.lines}/{b.max_lines} lines · {units}"
+    if b.over and b.first_unloaded_line:
+        text += f" · line {b.first_unloaded_line} on is invisible to the agent"
+    return styled(text, colour)
+
+
+def finding_line(f: Finding) -> Content:
+    """One finding for the preview: kind, severity and its explanation."""
+    colour = {"error": "flag-contradiction", "warning": "flag-lint"}.get(f.severity, "badge-unknown")
+    head = styled(f"{f.kind} ({f.severity})", colour)
+    return Content.assemble(head, Content(" "), plain(f.message))

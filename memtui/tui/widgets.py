@@ -1,0 +1,72 @@
+"""The main screen's widgets: a pane of memories per type, the header and the preview."""
+
+from __future__ import annotations
+
+from textual.binding import Binding
+from textual.content import Content
+from textual.widgets import DataTable
+
+GROUPS: tuple[tuple[str, str, str], ...] = (
+    ("user", "User", "1"),
+    ("feedback", "Feedback", "2"),
+    ("project", "Project", "3"),
+    ("reference", "Reference", "4"),
+    ("other", "Other", "5"),
+)
+
+
+class MemoryPane(DataTable[Content]):
+    """One type's memories: a row each with its freshness badge, finding flags and name."""
+
+    BINDINGS = [
+        Binding("j", "cursor_down", "Down", show=False),
+        Binding("k", "cursor_up", "Up", show=False),
+        Binding("g", "scroll_top", "Top", show=False),
+        Binding("G", "scroll_bottom", "Bottom", show=False),
+    ]
+
+    def __init__(self, group: str, label: str, digit: str) -> None:
+        super().__init__(cursor_type="row", show_header=False, zebra_stripes=False, id=f"pane-{group}",
+                         classes="memory-pane")
+        self.group = group
+        self.label = label
+        self.digit = digit
+        self.total = 0
+
+    def on_mount(self) -> None:
+        self.add_column("badge", width=8, key="badge")
+        self.add_column("flags", width=5, key="flags")
+        self.add_column("name", width=120, key="name")
+        self.set_title(0, 0)
+
+    def set_title(self, shown: int, total: int) -> None:
+        """`Feedback (23) [2]`, with `12/23` when a filter hides some."""
+        count = f"{shown}/{total}" if shown != total else f"{total}"
+        self.border_title = f"[{self.digit}] {self.label} ({count})"
+
+    def fill(self, rows: list[tuple[str, tuple[Content, Content, Content]]], total: int, keep: str | None) -> None:
+        """Replace the rows, keeping the cursor on `keep` when it is still there."""
+        self.clear()
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        self.set_title(len(rows), total)
+        self.total = total
+        if keep is not None:
+            try:
+                self.move_cursor(row=self.get_row_index(keep), animate=False)
+            except Exception:  # the memory left this pane (archived, filtered out)
+                pass
+        self.update_subtitle()
+
+    def update_subtitle(self) -> None:
+        """`5 / 23`: where the cursor is."""
+        self.border_subtitle = f"{self.cursor_row + 1} / {self.row_count}" if self.row_count else ""
+
+    def selected_key(self) -> str | None:
+        """The path of the memory under the cursor."""
+        if not self.row_count:
+            return None
+        try:
+            return str(self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value)
+        except Exception:
+            return None

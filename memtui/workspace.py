@@ -1,0 +1,96 @@
+"""What the workstation shows at one moment: a store, its report and its repository. Never imports Textual.
+
+Loading is split in two so the first screen comes fast on big stores: `open_store` reads the files and
+computes badges; `analyse` adds git dates and every finding (it may run later, in a worker).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtui.analysis.check import FileDates, Report, check_store
+from memtui.audit.repo import Event, StoreRepo, try_open_repo
+from memtui.core.freshness import Freshness, assess
+from memtui.core.model import Finding, Memory
+from memtui.core.store import Store, load_store
+
+
+@dataclass(frozen=True)
+class Workspace:
+    """A loaded store plus, once analysed, its findings."""
+
+    store: Store
+    today: dt.date
+    freshness: dict[str, Freshness] = field(hash=False)
+    repo: StoreRepo | None = field(hash=False, default=None)
+    report: Report | None = field(hash=False, default=None)
+
+    @property
+    def analysed(self) -> bool:
+        """Whether findings are known."""
+        return self.report is not None
+
+    def findings_for(self, path: str) -> list[Finding]:
+        """Findings naming a memory (empty until analysed)."""
+        return self.report.for_path(path) if self.report else []
+
+    def partners(self, memory: Memory, kind: str) -> list[tuple[Finding, str]]:
+        """(finding, other path) for each contradiction or duplicate the memory is part of."""
+        out = []
+        for f in self.findings_for(memory.path):
+            if f.kind == kind and len(f.paths) == 2:
+                out.append((f, f.paths[1] if f.paths[0] == memory.path else f.paths[0]))
+        return out
+
+    def history(self, memory: Memory, limit: int = 20) -> list[Event]:
+        """memtui's events about one memory, newest first."""
+        if self.repo is None:
+            return []
+        rel = self.repo.rel(memory.abs_path)
+        events = self.repo.history(limit=500)
+        return [e for e in events if rel in e.memories or any(v == rel for vals in e.trailers.values() for v in vals)][:limit]
+
+
+def open_store(path: Path, today: dt.date | None = None) -> Workspace:
+    """Read the store and badge every memory (dates from front matter or mtime); no findings yet."""
+    today = today or dt.date.today()
+    store = load_store(path)
+    badges = {m.path: assess(m, today) for m in store.memories}
+    return Workspace(store=store, today=today, freshness=badges, repo=try_open_repo(store.layout))
+
+
+def analyse(ws: Workspace) -> Workspace:
+    """Every finding, with git dates for files whose front matter has none."""
+    dates = ws.repo.file_dates() if ws.repo else FileDates()
+    report = check_store(ws.store, ws.today, dates)
+    return Workspace(store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report)
+
+
+def signature(path: Path) -> tuple[tuple[str, int, int], ...]:
+    """A cheap fingerprint of the store on disk (names, sizes, mtimes) to notice the agent's writes."""
+    store = load_signature_roots(path)
+    out = []
+    for root in store:
+        if not root.is_dir():
+            continue
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = [d for d in dirnames if not d.startswith(".")]
+            for name in filenames:
+                if name.endswith(".md"):
+                    st = os.stat(os.path.join(dirpath, name))
+                    out.append((os.path.join(dirpath, name), st.st_size, st.st_mtime_ns))
+    return tuple(sorted(out))
+
+
+def load_signature_roots(path: Path) -> list[Path]:
+    """The folders whose changes matter: the loaded folder (or typed root) and the archive."""
+    from memtui.core.store import detect_layout
+
+    layout = detect_layout(path)
+    roots = [layout.scan_root, layout.archive_dir]
+    if layout.kind == "typed":
+        roots.append(layout.root / "MEMORY.md")
+    return roots

@@ -1,0 +1,348 @@
+"""The workstation through Pilot: every flow ends in real commits in a real repository."""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from textual.widgets import DataTable, Input, TextArea
+from textual.worker import WorkerState
+
+from conftest import git
+from memtui.audit.repo import parse_trailers
+from memtui.demo import make_demo_store
+from memtui.tui.app import MemtuiApp
+from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, HelpScreen, MergeDialog
+from memtui.tui.history import HistoryDetail, HistoryScreen
+from memtui.tui.review import ReviewScreen
+from memtui.tui.widgets import MemoryPane
+
+TODAY = dt.date(2026, 11, 30)
+SIZE = (140, 40)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return make_demo_store(TODAY, parent=tmp_path)
+
+
+def _busy(app: MemtuiApp) -> bool:
+    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
+
+
+async def settle(app: MemtuiApp, pilot) -> None:  # type: ignore[no-untyped-def]
+    """Wait until background work (loading, analysis, ops, reloads) is done: no sleeping and hoping."""
+    quiet = 0
+    for _ in range(500):
+        await pilot.pause(0.02)
+        quiet = quiet + 1 if not _busy(app) else 0
+        if quiet >= 3:
+            return
+    raise AssertionError("background work never finished")
+
+
+async def select(app: MemtuiApp, pilot, path: str) -> MemoryPane:  # type: ignore[no-untyped-def]
+    """Put the cursor on a memory, focusing its pane."""
+    for pane in app.query(MemoryPane):
+        try:
+            row = pane.get_row_index(path)
+        except Exception:
+            continue
+        pane.focus()
+        await pilot.pause()
+        pane.move_cursor(row=row, animate=False)
+        await pilot.pause(0.1)
+        assert app.selected() is not None and app.selected().path == path  # type: ignore[union-attr]
+        return pane
+    raise AssertionError(f"{path} not shown")
+
+
+def head(store: Path) -> dict[str, list[str]]:
+    return parse_trailers(git(store.parent, "log", "-1", "--format=%B"))
+
+
+def make_app(store: Path, **kw) -> MemtuiApp:  # type: ignore[no-untyped-def]
+    return MemtuiApp(store, today=TODAY, watch_interval=kw.pop("watch_interval", 0), **kw)
+
+
+async def test_main_screen_panes_badges_and_budget(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        assert panes["user"].row_count == 5 and panes["user"].border_title == "[1] User (5)"
+        assert panes["other"].row_count == 3  # untyped, no front matter, malformed
+        header = str(app.query_one("#header").render())
+        assert "MEMORY.md 220/200 lines" in header and "line 201" in header
+        row = panes["project"].get_row("project_merge_freeze.md")
+        assert row[0].plain.strip() == "expired"
+        await pilot.press("3")
+        assert app.focused is panes["project"]
+        await pilot.press("0")
+        assert app.focused is app.query_one("#preview")
+
+
+async def test_archive_dialog_prefills_successor_and_commits(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_use_npm.md")
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ArchiveDialog)
+        assert app.screen.query_one(Input).value == "superseded by feedback_use_bun"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["archive"]
+        assert trailers["Memtui-Superseded-By"] == ["memory/feedback_use_bun.md"]
+        assert not (demo / "feedback_use_npm.md").exists()
+        assert app.ws is not None and app.ws.store.get("feedback_use_npm.md") is None
+
+
+async def test_escape_cancels_an_archive(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        before = git(demo.parent, "rev-parse", "HEAD")
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("a", "escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ArchiveDialog)
+        assert git(demo.parent, "rev-parse", "HEAD") == before and (demo / "user_timezone.md").exists()
+
+
+async def test_mark_and_merge_in_the_side_by_side_dialog(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_commit_english.md")
+        await pilot.press("space")
+        await select(app, pilot, "feedback_commit_imperative.md")
+        await pilot.press("space", "m")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, MergeDialog)
+        area = app.screen.query_one("#merged", TextArea)
+        assert "Commit messages are written in English" in area.text and "Add retry to webhook sender" in area.text
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["merge"]
+        assert not (demo / "feedback_commit_english.md").exists()
+        assert "merged_from" in (demo / "feedback_commit_imperative.md").read_text()
+
+
+async def test_edit_in_app_and_in_an_external_editor(demo: Path) -> None:
+    edited: list[Path] = []
+
+    def editor(path: Path) -> None:
+        edited.append(path)
+        path.write_text(path.read_text().replace("Shanghai (UTC+8)", "Berlin (UTC+1)"))
+
+    app = make_app(demo, editor_runner=editor)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("E")
+        await settle(app, pilot)
+        assert edited and "Berlin (UTC+1)" in (demo / "user_timezone.md").read_text()
+        assert head(demo)["Memtui-Action"] == ["edit"]
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.replace("10:00", "09:30")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert "09:30" in (demo / "user_timezone.md").read_text()
+        assert git(demo.parent, "log", "-2", "--format=%s").splitlines() == [
+            "memtui: edit user_timezone.md", "memtui: edit user_timezone.md"]
+
+
+async def test_verify_fix_date_and_undo(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "reference_linear.md")
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert f"last_verified: {TODAY.isoformat()}" in (demo / "reference_linear.md").read_text()
+        await select(app, pilot, "project_deploy_freeze.md")
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert "next Thursday" not in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
+        assert head(demo)["Memtui-Action"] == ["fix-date"]
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
+        assert head(demo)["Memtui-Action"] == ["undo"]
+
+
+async def test_filter_keeps_and_clears(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("slash", *"bun")
+        await pilot.pause(0.3)
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        assert panes["feedback"].row_count == 1 and panes["user"].row_count == 0
+        assert "(1/21)" in str(panes["feedback"].border_title)
+        await pilot.press("enter")
+        assert app.filter_text == "bun" and isinstance(app.focused, MemoryPane)
+        await pilot.press("slash", "escape")
+        await pilot.pause(0.2)
+        assert app.filter_text == "" and panes["feedback"].row_count == 21
+
+
+async def test_review_queue_decides_with_one_key_and_marks_the_review(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        kinds = [c.kind for c in screen.cards]
+        assert kinds[:7].count("contradiction") == 4 and kinds.index("new") > kinds.index("duplicate")
+        assert "1 / " in str(screen.query_one("#card-header").render())
+        first = screen.cards[0]
+        await pilot.press("a")  # archive the older as superseded by the newer
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"]
+        assert head(demo)["Memtui-Memory"] == [f"memory/{first.paths[0]}"]
+        second = screen.cards[1]
+        await pilot.press("b")  # keep both: remembered in git
+        await settle(app, pilot)
+        kept = head(demo)
+        assert kept["Memtui-Action"] == ["keep-both"] and len(kept["Memtui-Memory"]) == 2
+        await pilot.press("u")  # undo the keep-both: the card comes back
+        await settle(app, pilot)
+        assert screen.current() == second and head(demo)["Memtui-Action"] == ["undo"]
+        await pilot.press("b")
+        await settle(app, pilot)
+        for _ in range(len(screen.cards)):
+            await pilot.press("s")
+        await pilot.pause(0.2)
+        assert screen.current() is None
+        await pilot.press("enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["review"]
+        body = git(demo.parent, "log", "-1", "--format=%B")
+        assert "1 archived" in body and "1 kept both" in body
+        await pilot.press("escape")
+        await settle(app, pilot)
+        # the kept pair does not come back next time, the archived one is gone
+        await pilot.press("r")
+        await pilot.pause(0.3)
+        again = app.screen
+        assert isinstance(again, ReviewScreen)
+        assert second.paths not in [c.paths for c in again.cards]
+        assert first.paths not in [c.paths for c in again.cards]
+
+
+async def test_history_revoked_toggle_filter_and_detail(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table = screen.query_one(DataTable)
+        assert table.row_count > 20
+        await pilot.press("t")
+        assert table.row_count == 1
+        assert table.get_row_at(0)[2].plain == "feedback_writing_polite.md"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDetail)
+        assert "polite, formal tone" in app.screen.before and "direct style" in app.screen.event.reason
+        await pilot.press("escape", "t", "slash", *"verify")
+        await pilot.pause(0.2)
+        assert table.row_count == 1 and table.get_row_at(0)[1].plain == "verify"
+
+
+async def test_a_decision_on_a_memory_changed_underneath_shows_the_new_text(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_role.md")
+        before = git(demo.parent, "log", "--format=%s").count("memtui: verify")
+        (demo / "user_role.md").write_text((demo / "user_role.md").read_text() + "User now leads the platform team.\n")
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ChangedDialog)
+        assert "leads the platform team" in str(app.screen.query_one("#changed-text Static").render())
+        assert git(demo.parent, "log", "--format=%s").count("memtui: verify") == before
+        assert "last_verified" not in (demo / "user_role.md").read_text()
+
+
+async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
+    app = make_app(demo, watch_interval=0.1)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        (demo / "user_new_hobby.md").write_text("---\nname: user_new_hobby\ndescription: Climbs\ntype: user\n---\nUser climbs.\n")
+        for _ in range(30):
+            await pilot.pause(0.1)
+            if app.ws and app.ws.store.get("user_new_hobby.md") and app.ws.analysed:
+                break
+        await settle(app, pilot)
+        assert app.ws is not None and app.ws.store.get("user_new_hobby.md") is not None
+        assert app.query_one("#pane-user", MemoryPane).row_count == 6
+        assert any("changed on disk" in n.message for n in app._notifications)
+
+
+async def test_text_from_memory_files_is_never_markup(tmp_path: Path) -> None:
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "evil.md").write_text("---\nname: '[bold red]boom[/] $x'\ndescription: d\ntype: user\n---\n\x1b[2J[link=x]y[/link]\n")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        pane = app.query_one("#pane-user", MemoryPane)
+        assert pane.get_row_at(0)[2].plain == "[bold red]boom[/] $x"
+        await pilot.press("1")
+        await settle(app, pilot)
+        fields = str(app.query_one("#preview-fields").render())
+        assert "[bold red]boom[/]" in fields and "\x1b" not in fields
+
+
+async def test_malformed_memory_is_read_only_and_help_and_palette_open(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_broken_yaml.md")
+        await pilot.press("e")
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, EditDialog)
+        assert any("read-only" in n.message for n in app._notifications)
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HelpScreen)
+        await pilot.press("escape", "ctrl+p")
+        await pilot.pause(0.2)
+        await pilot.press(*"History")
+        await pilot.pause(0.4)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+
+
+async def test_themes_load_and_a_broken_theme_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo: Path) -> None:
+    themes = tmp_path / "cfg" / "memtui" / "themes"
+    themes.mkdir(parents=True)
+    (themes / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')
+    monkeypatch.setenv("XDG_CONFIG_HOME", str(tmp_path / "cfg"))
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        assert {"memtui-dark", "memtui-light", "memtui-contrast"} <= set(app.available_themes)
+        assert "broken" not in app.available_themes
+        assert any("broken.toml" in n.message for n in app._notifications)
+        for name in ("memtui-light", "memtui-contrast"):
+            app.theme = name
+            await pilot.pause()
+            assert app.theme_variables["badge-fresh"] != ""
+        assert app.theme_variables["badge-fresh"].lower() == "#009e73"
