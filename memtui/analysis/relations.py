@@ -307,14 +307,14 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     else:
         # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
         related = min(1.0, related * 1.35)
-    top = sorted(shared, key=lambda t: -weights.idf(t))[:6]
+    top = sorted(shared, key=lambda t: (-weights.idf(t), t))[:6]
     cues: dict[str, str] = {}
     # negation asymmetry: a token negated on one side is asserted on the other
     neg_a = (a.negated & b.tokens) - b.negated
     neg_b = (b.negated & a.tokens) - a.negated
     asym = (neg_a | neg_b) & shared
     if asym:
-        best = max(asym, key=weights.idf)
+        best = min(asym, key=lambda t: (-weights.idf(t), t))
         cues["negation"] = f"negation on \"{best}\" in {'the newer' if best in neg_b else 'the older'} memory only"
     new_change = [c for c in b.change if c not in a.change]
     if new_change:

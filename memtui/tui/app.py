@@ -244,13 +244,11 @@ class MemtuiApp(App[None]):
         else:
             decide = sum(1 for f in ws.report.findings if f.severity in ("error", "warning"))
             state = Content(f"{decide} findings need a decision")
-        parts = [
-            Content("memtui · "), render.plain(_short(ws.store.root)), Content(f" · {len(live)} memories"),
-            Content(f" ({archived} archived)" if archived else ""), Content(" · "), state,
-        ]
+        parts = [Content(f"memtui · {len(live)} memories"), Content(f" ({archived} archived)" if archived else ""),
+                 Content(" · "), state]
         if self.filter_text:
             parts.append(render.plain(f" · filter: {self.filter_text}"))
-        parts += [Content("\n"), render.budget_line(ws)]
+        parts += [Content(" · "), render.plain(_short(ws.store.root)), Content("\n"), render.budget_line(ws)]
         self._header(Content("").join(parts))
 
     def _header(self, content: Content) -> None:
@@ -611,7 +609,7 @@ def _fields(memory: Memory, ws: Workspace) -> Content:
         lines.append(render.styled(f"malformed: {memory.error} — read-only", "flag-contradiction"))
     head = [render.badge(fresh.badge if fresh else "unknown")]
     if fresh and fresh.since:
-        extra = f" {fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
+        extra = f"  {fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
         if fresh.period_days:
             extra += f", period {fresh.period_days} days"
         head.append(render.plain(extra))

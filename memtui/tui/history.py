@@ -73,7 +73,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label, width in (("date", 10), ("action", 11), ("memory", 34), ("reason", 40), ("replaced by", 28), ("author", 14)):
+        for label, width in (("date", 10), ("action", 11), ("memory", 30), ("reason", 48), ("replaced by", 26), ("author", 10)):
             table.add_column(label, width=width, key=label)
         self.query_one("#history-filter").display = False
         self._load()

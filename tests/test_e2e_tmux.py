@@ -1,0 +1,68 @@
+"""End to end: the real `memtui` command in a real terminal (tmux) archives a memory with a typed reason."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+from conftest import git, init_repo, memory, write_files
+
+pytestmark = pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed (.ci/run installs it)")
+
+
+def tmux(*args: str) -> str:
+    return subprocess.run(["tmux", *args], capture_output=True, text=True, check=True).stdout
+
+
+def wait_for(session: str, text: str, timeout: float = 20.0) -> str:
+    """Poll the screen until `text` shows (bounded; the failure message shows the screen)."""
+    deadline = time.monotonic() + timeout
+    screen = ""
+    while time.monotonic() < deadline:
+        screen = tmux("capture-pane", "-p", "-t", session)
+        if text in screen:
+            return screen
+        time.sleep(0.1)
+    raise AssertionError(f"{text!r} never appeared; screen was:\n{screen}")
+
+
+def test_archive_with_a_typed_reason_in_a_real_terminal(tmp_path: Path) -> None:
+    top = tmp_path / "proj"
+    write_files(top, {
+        "memory/MEMORY.md": "- [Tabs](feedback_tabs.md) — tabs\n- [Tea](user_tea.md) — tea\n",
+        "memory/feedback_tabs.md": memory("feedback_tabs", description="Indent with tabs"),
+        "memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
+    })
+    init_repo(top)
+    session = f"memtui-e2e-{os.getpid()}"
+    memtui = str(Path(sys.executable).with_name("memtui"))
+    env = f"HOME={os.environ['HOME']} GIT_CONFIG_GLOBAL={os.environ.get('GIT_CONFIG_GLOBAL', '')} TERM=xterm-256color"
+    tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "36", f"env {env} {memtui} {top / 'memory'}")
+    try:
+        wait_for(session, "Feedback (1)")
+        wait_for(session, "findings need a decision")
+        tmux("send-keys", "-t", session, "2")
+        tmux("send-keys", "-t", session, "a")
+        wait_for(session, "Why is this memory retired")
+        tmux("send-keys", "-t", session, "-l", "We switched to spaces")
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "Feedback (0)")
+        tmux("send-keys", "-t", session, "q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0:
+                break  # memtui quit and the session closed
+            time.sleep(0.1)
+        else:
+            raise AssertionError("memtui did not quit on q")
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    log = git(top, "log", "-1", "--format=%B")
+    assert "Memtui-Action: archive" in log and "Memtui-Reason: We switched to spaces" in log
+    assert (top / "memory.archive" / "feedback_tabs.md").exists()

@@ -1,0 +1,64 @@
+"""SVG snapshots of the main screen, a review card and the archive dialog (update: pytest --snapshot-update)."""
+
+from __future__ import annotations
+
+import re
+import shutil
+import tempfile
+from pathlib import Path
+
+import pytest
+from syrupy.extensions.image import SVGImageSnapshotExtension
+from textual.widgets import Input, TextArea
+
+from memtui.demo import make_demo_store
+from memtui.tui.app import MemtuiApp
+from test_tui import SIZE, TODAY, select, settle
+
+FIXED = Path(tempfile.gettempdir()) / "memtui-snapshots"
+
+
+@pytest.fixture
+def svg_snapshot(snapshot):  # type: ignore[no-untyped-def]
+    return snapshot.use_extension(SVGImageSnapshotExtension)
+
+
+@pytest.fixture
+def demo_fixed(monkeypatch: pytest.MonkeyPatch) -> Path:
+    """The demo store at a fixed path with fixed dates, so the pictures do not change between runs."""
+    shutil.rmtree(FIXED, ignore_errors=True)
+    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None, raising=False)
+    monkeypatch.setattr(TextArea, "_toggle_cursor", lambda self: None, raising=False)
+    return make_demo_store(TODAY, parent=FIXED)
+
+
+def _svg(app: MemtuiApp) -> str:
+    return re.sub(r"\bterminal-\d+-", "terminal-", app.export_screenshot())
+
+
+async def test_main_screen(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_use_bun.md")
+        await settle(app, pilot)
+        assert svg_snapshot == _svg(app)
+
+
+async def test_review_card(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert svg_snapshot == _svg(app)
+
+
+async def test_archive_dialog(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "reference_grafana.md")
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert svg_snapshot == _svg(app)
