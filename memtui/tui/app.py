@@ -159,7 +159,7 @@ class MemtuiApp(App[None]):
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="Reading the store")
     def _load(self, reason: str) -> None:
         try:
-            sig = signature(self.store_path)
+            sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
             ws = open_store(self.store_path, self.today)
         except (StoreError, OSError) as exc:
             self.post_message(StoreFailed(str(exc)))

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from textual.content import Content
 
@@ -19,6 +20,8 @@ LINT = {"schema", "relative-date", "archived-but-loaded", "stale", "expired", "u
 
 def clean(text: str) -> str:
     """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw."""
+    if not _CONTROL.search(text):
+        return text
     return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)
 
 
@@ -32,13 +35,19 @@ def styled(text: str, variable: str) -> Content:
     return Content.from_markup(f"[${variable}]$text[/]", text=clean(text))
 
 
+@lru_cache(maxsize=64)
 def badge(name: str) -> Content:
     """A freshness badge in its theme colour."""
     return styled(f"{name:<8}", f"badge-{name if name in BADGES else 'unknown'}")
 
 
-def flags(kinds: set[str]) -> Content:
+def flags(kinds: set[str] | frozenset[str]) -> Content:
     """One letter per finding kind worth a flag, each in its colour; `L` for lint."""
+    return _flags(frozenset(kinds))
+
+
+@lru_cache(maxsize=256)
+def _flags(kinds: frozenset[str]) -> Content:
     parts: list[Content] = []
     for kind, letter in (("contradiction", "C"), ("duplicate", "D"), ("secret", "$"), ("malformed", "!")):
         parts.append(styled(letter, f"flag-{'lint' if kind == 'malformed' else kind}") if kind in kinds else Content(" "))

@@ -44,13 +44,30 @@ class MemoryPane(DataTable[Content]):
         count = f"{shown}/{total}" if shown != total else f"{total}"
         self.border_title = f"[{self.digit}] {self.label} ({count})"
 
+    FIRST_ROWS = 200
+    """Rows added before the first paint; the rest follow right after, so big stores show at once."""
+
     def fill(self, rows: list[tuple[str, tuple[Content, Content, Content]]], total: int, keep: str | None) -> None:
         """Replace the rows, keeping the cursor on `keep` when it is still there."""
         self.clear()
-        for key, cells in rows:
+        self._generation = getattr(self, "_generation", 0) + 1
+        for key, cells in rows[: self.FIRST_ROWS]:
             self.add_row(*cells, key=key)
         self.set_title(len(rows), total)
         self.total = total
+        if len(rows) > self.FIRST_ROWS:
+            self.call_after_refresh(self._add_rest, rows[self.FIRST_ROWS :], keep, self._generation)
+        else:
+            self._restore(keep)
+
+    def _add_rest(self, rows: list[tuple[str, tuple[Content, Content, Content]]], keep: str | None, generation: int) -> None:
+        if generation != self._generation:
+            return  # a newer fill replaced these rows
+        for key, cells in rows:
+            self.add_row(*cells, key=key)
+        self._restore(keep)
+
+    def _restore(self, keep: str | None) -> None:
         if keep is not None:
             try:
                 self.move_cursor(row=self.get_row_index(keep), animate=False)
