@@ -94,7 +94,8 @@ _NEG_BREAK = frozenset(
 def _negated_tokens(rule: str) -> set[str]:
     """Tokens a negation applies to: the next few content words, stopping at a preposition or clause break."""
     folded = tx.fold(rule).replace("’", "'")
-    items = re.findall(r"[a-z0-9'+#.-]+|[\u3400-\u9fff]+|[.;,:!?，。；：！？()（）]", folded)
+    # a word keeps inner dots (bun.lockb) but a sentence's full stop is its own item: a clause break
+    items = re.findall(r"[a-z0-9'+#-]+(?:\.[a-z0-9]+)*|[\u3400-\u9fff]+|[.;,:!?，。；：！？()（）]", folded)
     out: set[str] = set()
     for i, item in enumerate(items):
         if item in NEGATIONS or item.endswith("n't"):
@@ -350,6 +351,7 @@ DUPLICATE_MIN = 0.23
 CONFLICT_MIN = 0.24
 NEGATION_MIN = 0.45
 VALUE_MIN = 0.45
+LONG_MEMORY_TOKENS = 25
 STRONG_DUPLICATE = 0.6
 """Above this, a pair is a duplicate even when a weak cue (a negation, a different number) sits in it."""
 """A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
@@ -376,8 +378,13 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
             f"both about {shared}; {cue_text}",
         )
     few_shared = len(a.tokens & b.tokens) < 3 and s.related < DUPLICATE_MIN + 0.15
-    # a duplicate restates the same subject: its name or description must share something with the other's
-    off_subject = not (a.subject & b.subject) and s.related < DUPLICATE_MIN + 0.05
+    # a duplicate restates the same subject: its name or description must share something with the other's,
+    # and long memories (which share words by chance) must share more than one subject word
+    subject_shared = len(a.subject & b.subject)
+    long_pair = max(len(a.tokens), len(b.tokens)) > LONG_MEMORY_TOKENS
+    off_subject = (subject_shared == 0 and s.related < DUPLICATE_MIN + 0.05) or (
+        long_pair and subject_shared < 2 and s.related < 0.4
+    )
     if (
         not conflict
         and ("value" not in cues and "negation" not in cues or s.related >= STRONG_DUPLICATE)
