@@ -15,35 +15,12 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-from textual.worker import WorkerState  # noqa: E402
-
 from memtui.demo import make_demo_store  # noqa: E402
 from memtui.tui.app import MemtuiApp  # noqa: E402
-from memtui.tui.widgets import MemoryPane  # noqa: E402
+from memtui.tui.pilot import select_memory, settle  # noqa: E402
 
 TODAY = dt.date(2026, 11, 30)
 SIZE = (140, 40)
-
-
-async def settle(app: MemtuiApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    quiet = 0
-    while quiet < 3:
-        await pilot.pause(0.03)
-        busy = any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
-        quiet = 0 if busy else quiet + 1
-
-
-async def select(app: MemtuiApp, pilot, path: str) -> None:  # type: ignore[no-untyped-def]
-    for pane in app.query(MemoryPane):
-        try:
-            row = pane.get_row_index(path)
-        except Exception:
-            continue
-        pane.focus()
-        await pilot.pause()
-        pane.move_cursor(row=row, animate=False)
-        await settle(app, pilot)
-        return
 
 
 async def shoot(theme: str, out: Path) -> None:
@@ -53,14 +30,16 @@ async def shoot(theme: str, out: Path) -> None:
     app = MemtuiApp(store, today=TODAY, watch_interval=0, theme=theme)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        await select(app, pilot, "feedback_use_bun.md")
+        await select_memory(app, pilot, "feedback_use_bun.md")
+        await settle(app, pilot)
         app.save_screenshot("main.svg", str(out))
         await pilot.press("r")
         await settle(app, pilot)
         app.save_screenshot("review.svg", str(out))
         await pilot.press("escape")
         await settle(app, pilot)
-        await select(app, pilot, "feedback_commit_english.md")
+        await select_memory(app, pilot, "feedback_commit_english.md")
+        await settle(app, pilot)
         await pilot.press("m")
         await settle(app, pilot)
         app.save_screenshot("merge.svg", str(out))

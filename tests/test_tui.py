@@ -7,7 +7,6 @@ from pathlib import Path
 
 import pytest
 from textual.widgets import DataTable, Input, TextArea
-from textual.worker import WorkerState
 
 from conftest import git
 from memtui.audit.repo import parse_trailers
@@ -15,6 +14,7 @@ from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, HelpScreen, MergeDialog
 from memtui.tui.history import HistoryDetail, HistoryScreen
+from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
 from memtui.tui.widgets import MemoryPane
 
@@ -27,35 +27,11 @@ def demo(tmp_path: Path) -> Path:
     return make_demo_store(TODAY, parent=tmp_path)
 
 
-def _busy(app: MemtuiApp) -> bool:
-    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
-
-
-async def settle(app: MemtuiApp, pilot) -> None:  # type: ignore[no-untyped-def]
-    """Wait until background work (loading, analysis, ops, reloads) is done: no sleeping and hoping."""
-    quiet = 0
-    for _ in range(500):
-        await pilot.pause(0.02)
-        quiet = quiet + 1 if not _busy(app) else 0
-        if quiet >= 3:
-            return
-    raise AssertionError("background work never finished")
-
-
 async def select(app: MemtuiApp, pilot, path: str) -> MemoryPane:  # type: ignore[no-untyped-def]
-    """Put the cursor on a memory, focusing its pane."""
-    for pane in app.query(MemoryPane):
-        try:
-            row = pane.get_row_index(path)
-        except Exception:
-            continue
-        pane.focus()
-        await pilot.pause()
-        pane.move_cursor(row=row, animate=False)
-        await pilot.pause(0.1)
-        assert app.selected() is not None and app.selected().path == path  # type: ignore[union-attr]
-        return pane
-    raise AssertionError(f"{path} not shown")
+    """Put the cursor on a memory, focusing its pane, and check the app agrees."""
+    pane = await select_memory(app, pilot, path)
+    assert app.selected() is not None and app.selected().path == path  # type: ignore[union-attr]
+    return pane
 
 
 def head(store: Path) -> dict[str, list[str]]:

@@ -22,6 +22,7 @@ from textual.widgets import DataTable, Footer, Input, Markdown, Static
 from memtui import ops
 from memtui.audit.lock import LockHeld
 from memtui.audit.repo import NotInGit
+from memtui.core import frontmatter
 from memtui.core.model import Memory
 from memtui.core.store import StoreError
 from memtui.tui import render
@@ -614,12 +615,10 @@ def _fields(memory: Memory, ws: Workspace) -> Content:
             extra += f", period {fresh.period_days} days"
         head.append(render.plain(extra))
     lines.append(Content("").join(head))
-    for key, value in memory.frontmatter.items():
-        if isinstance(value, dict):
-            for sub, v in value.items():
-                lines.append(render.plain(f"{key}.{sub}: {v}"))
-        else:
-            lines.append(render.plain(f"{key}: {value}"))
+    if memory.has_frontmatter:
+        # the front matter as written: keys, order, quoting and comments exactly as on disk
+        block, _ = frontmatter.split_block(memory.text)
+        lines += [render.plain(line.rstrip("\r")) for line in (block or "").splitlines()]
     if not memory.has_frontmatter and not memory.is_malformed:
         lines.append(render.styled("no front matter", "badge-unknown"))
     return Content("\n").join(lines)

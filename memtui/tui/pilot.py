@@ -1,0 +1,44 @@
+"""Driving the app headless (tests, screenshots, benchmarks): wait for background work, select a memory."""
+
+from __future__ import annotations
+
+from typing import TYPE_CHECKING
+
+from textual.pilot import Pilot
+from textual.worker import WorkerState
+
+from memtui.tui.widgets import MemoryPane
+
+if TYPE_CHECKING:
+    from memtui.tui.app import MemtuiApp
+
+
+def busy(app: MemtuiApp) -> bool:
+    """Whether any worker (loading, analysis, an op, a reload) is still pending or running."""
+    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
+
+
+async def settle(app: MemtuiApp, pilot: Pilot[None], *, limit: int = 500) -> None:
+    """Wait until background work is done and has stayed done for a few frames (bounded, never a hang)."""
+    quiet = 0
+    for _ in range(limit):
+        await pilot.pause(0.02)
+        quiet = quiet + 1 if not busy(app) else 0
+        if quiet >= 3:
+            return
+    raise TimeoutError("background work never finished")
+
+
+async def select_memory(app: MemtuiApp, pilot: Pilot[None], path: str) -> MemoryPane:
+    """Focus the pane holding a memory and put the cursor on it."""
+    for pane in app.query(MemoryPane):
+        try:
+            row = pane.get_row_index(path)
+        except Exception:  # not in this pane
+            continue
+        pane.focus()
+        await pilot.pause()
+        pane.move_cursor(row=row, animate=False)
+        await pilot.pause(0.1)
+        return pane
+    raise LookupError(f"{path} is not shown in any pane")
