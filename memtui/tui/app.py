@@ -618,7 +618,11 @@ def _fields(memory: Memory, ws: Workspace) -> Content:
     if memory.has_frontmatter:
         # the front matter as written: keys, order, quoting and comments exactly as on disk
         block, _ = frontmatter.split_block(memory.text)
-        lines += [render.plain(line.rstrip("\r")) for line in (block or "").splitlines()]
+        for line in (block or "").splitlines():
+            body = line.rstrip("\r")
+            indent = len(body) - len(body.lstrip(" "))
+            # wrapping drops leading blanks, so nesting is drawn with a visible mark per level
+            lines.append(render.plain("· " * ((indent + 1) // 2) + body[indent:]))
     if not memory.has_frontmatter and not memory.is_malformed:
         lines.append(render.styled("no front matter", "badge-unknown"))
     return Content("\n").join(lines)
