@@ -113,16 +113,20 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> dt.date | None:
     return None
 
 
-_QUICK = re.compile(
-    r"(?i)tomorrow|yesterday|today|tonight|this|next|last|coming|ago|\bin\s+(?:\d|a|one|two|three)|end\s+of|"
-    r"(?:on|by|until|before|after)\s+\w+day|天|周|星期|礼拜|月|年|晚|早"
-)
+_MARKERS = ("tomorrow", "yesterday", "today", "tonight", "next ", "last ", "coming ", " ago", "end of", "weekend",
+            *WEEKDAYS, "天", "周", "星期", "礼拜", "月", "年", "晚", "早")
+_IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
+
+
+def _may_hold_relative_date(text: str) -> bool:
+    low = text.lower()
+    return any(m in low for m in _MARKERS) or (" in " in low and _IN_N.search(text) is not None)
 
 
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
     """Relative date phrases on lines that carry no absolute date, outside code blocks."""
     found: list[RelativeDate] = []
-    if not _QUICK.search(text):
+    if not _may_hold_relative_date(text):
         return found
     in_code = False
     for number, line in enumerate(text.splitlines(), 1):

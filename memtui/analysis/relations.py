@@ -233,7 +233,7 @@ class Weights:
         return cached
 
 
-POSTINGS_CAP = 50
+POSTINGS_CAP = 30
 """A token in more memories than this says nothing about which two belong together; it is not used to pair."""
 PARTNERS_PER_MEMORY = 12
 CANDIDATE_MIN = 0.12
