@@ -18,8 +18,10 @@ test: $(STAMP)
 	$(BIN)/python -m pytest -q
 
 bench: $(STAMP)
-	$(BIN)/python benchmarks/check_speed.py
 	$(BIN)/python benchmarks/pairs_eval.py
+	$(BIN)/python benchmarks/false_pairs.py
+	$(BIN)/python benchmarks/real_corpus.py
+	$(BIN)/python benchmarks/check_speed.py
 	$(BIN)/python benchmarks/archive_speed.py
 	$(BIN)/python benchmarks/tui_speed.py
 

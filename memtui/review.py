@@ -14,9 +14,25 @@ QUEUE_ORDER = {"contradiction": 0, "duplicate": 0, "new": 1, "expired": 2, "stal
 
 
 def revoked_only(events: Sequence[Event]) -> list[Event]:
-    """Events that retired a rule (archived or merged away), minus those later undone."""
+    """Events that retired a rule (archived or merged away), minus those later undone or restored.
+
+    `events` are newest first, so a restore seen before an archive of the same memory brought it back.
+    """
     undone = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
-    return [e for e in events if e.action in REVOKING and e.commit not in undone]
+    restored: set[str] = set()
+    out = []
+    for e in events:
+        if e.commit in undone:
+            continue
+        if e.action == "restore":
+            restored.update(e.trailers.get("Memtui-Restored-From", []))
+            restored.update(e.memories)
+        elif e.action in REVOKING:
+            archived_to = set(e.trailers.get("Memtui-Archived-To", []))
+            if (archived_to & restored) or (set(e.memories) & restored and e.action == "archive"):
+                continue
+            out.append(e)
+    return out
 
 
 @dataclass(frozen=True)

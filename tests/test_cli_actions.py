@@ -63,3 +63,14 @@ def test_demo_history_lists_the_revoked_rule() -> None:
     assert len(polite) == 1
     assert "direct style" in polite[0]["reason"] and polite[0]["superseded_by"].endswith("feedback_writing_direct.md")
     assert polite[0]["author"] == "Mei Chen"
+
+
+def test_a_restored_rule_is_no_longer_listed_as_revoked(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/a.md": memory("a"), "memory/b.md": memory("b")})
+    init_repo(top)
+    assert run("archive", str(top / "memory"), "a.md", "--reason", "old").returncode == 0
+    assert run("archive", str(top / "memory"), "b.md", "--reason", "older").returncode == 0
+    assert run("restore", str(top / "memory"), "a.md").returncode == 0
+    events = json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout)
+    assert [e["memory"] for e in events] == ["memory/b.md"]

@@ -322,3 +322,20 @@ async def test_themes_load_and_a_broken_theme_file_is_reported(tmp_path: Path, m
             await pilot.pause()
             assert app.theme_variables["badge-fresh"] != ""
         assert app.theme_variables["badge-fresh"].lower() == "#009e73"
+
+
+async def test_a_store_outside_git_is_offered_a_repository(tmp_path: Path) -> None:
+    from memtui.tui.dialogs import ConfirmDialog
+
+    top = tmp_path / "projects" / "-home-me-app"
+    (top / "memory").mkdir(parents=True)
+    (top / "memory" / "user_a.md").write_text("---\nname: a\ndescription: d\ntype: user\n---\nx\n")
+    (top / "session.jsonl").write_text("{}\n")
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert (top / ".git").is_dir() and app.ws is not None and app.ws.repo is not None
+        assert git(top, "ls-files").split() == [".gitignore", "memory/user_a.md"]

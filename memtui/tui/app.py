@@ -27,7 +27,15 @@ from memtui.core.model import Memory
 from memtui.core.store import StoreError
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
-from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, HelpScreen, MergeDialog, MergeRequest
+from memtui.tui.dialogs import (
+    ArchiveDialog,
+    ChangedDialog,
+    ConfirmDialog,
+    EditDialog,
+    HelpScreen,
+    MergeDialog,
+    MergeRequest,
+)
 from memtui.tui.themes import BUILTIN_DIR, DEFAULT_THEME, default_variables, load_themes
 from memtui.tui.widgets import GROUPS, MemoryPane
 from memtui.workspace import Workspace, analyse, open_store, signature
@@ -184,12 +192,26 @@ class MemtuiApp(App[None]):
         if first:
             self._focus_first_pane()
             if self.ws.repo is None:
-                self.notify("This store is not in git: decisions cannot be recorded. "
-                            "Run `memtui init` on it (or use the palette: store: Put under git).",
-                            severity="warning", timeout=10)
+                self._offer_init()
         if message.reason.startswith("disk") and message.reason.endswith("analysed"):
             self.notify("The store changed on disk; reloaded", timeout=3)
         self._show_preview()
+
+    def _offer_init(self) -> None:
+        """A store outside git cannot record decisions: ask once to put it under git."""
+        parent = self.store_path.resolve().parent
+
+        def done(yes: bool | None) -> None:
+            if yes:
+                self.action_init_store()
+            else:
+                self.notify("Not in git: you can look, but decisions need a repository (palette: store: Put under git)",
+                            severity="warning", timeout=8)
+
+        self.push_screen(ConfirmDialog(
+            f"This store is not in git, so decisions cannot be recorded or undone.\n\n"
+            f"Create a repository at {parent} that versions only the store and its archive "
+            f"(everything else there stays out)?"), done)
 
     def _check_disk(self) -> None:
         self._poll_disk()

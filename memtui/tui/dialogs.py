@@ -188,3 +188,31 @@ class HelpScreen(ModalScreen[None]):
     def action_close(self) -> None:
         """Close the help."""
         self.dismiss(None)
+
+
+class ConfirmDialog(ModalScreen[bool]):
+    """A yes/no question; `y`/`enter` yes, `n`/`escape` no."""
+
+    BINDINGS = [
+        Binding("y,enter", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape", "answer(False)", "No", id="confirm.no"),
+    ]
+
+    def __init__(self, question: str) -> None:
+        super().__init__()
+        self._question = question
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Static(plain(self._question), classes="dialog-message")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("No \\[n]", id="no")
+                yield Button("Yes \\[y]", id="yes", variant="primary")
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id == "yes")
+
+    def action_answer(self, value: bool) -> None:
+        """Close with the answer."""
+        self.dismiss(value)

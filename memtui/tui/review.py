@@ -208,7 +208,8 @@ class ReviewScreen(Screen[None]):
                                                           expected_hash=target.content_hash))
                 self.advance("archived")
 
-        default = {"expired": "expired", "stale": "stale: no longer true"}.get(card.kind, "")
+        default = {"expired": "expired", "stale": "stale: no longer true",
+                   "archived-but-loaded": "already archived; moved out of the folder the agent loads"}.get(card.kind, "")
         self.app.push_screen(ArchiveDialog(target.title, default), done)
 
     def action_archive_older(self) -> None:
