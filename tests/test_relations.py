@@ -59,3 +59,23 @@ def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
     assert (7, 200) in pairs
     rels = find_relations(docs)
     assert [(r.older, r.newer) for r in rels] == [("m7.md", "x.md")] or [(r.newer, r.older) for r in rels] == [("m7.md", "x.md")]
+
+
+def test_a_negated_pole_agrees_with_its_opposite_and_a_shared_prohibition_is_not_a_reversal() -> None:
+    a = prepare("a.md", "a", "Don't mock the database in integration tests",
+                "Don't mock the database in integration tests.", "2026-01-01")
+    b = prepare("b.md", "b", "Integration tests use a real database",
+                "Integration tests run against a real database.", "2026-02-01")
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is not None and rel.kind == "duplicate"
+    c = prepare("c.md", "c", "Never log full card numbers", "Never log full credit card numbers.", "2026-01-01")
+    d = prepare("d.md", "d", "Card numbers never go into logs", "Full card numbers never go into any log.", "2026-02-01")
+    both = classify(c, d, Weights([c, d]))
+    assert both is None or both.kind == "duplicate"
+
+
+def test_a_refinement_that_says_the_rule_still_holds_is_not_a_duplicate() -> None:
+    a = prepare("a.md", "a", "Use Jetpack Compose for new screens", "Use Jetpack Compose for all new Android screens.", "2026-01-01")
+    b = prepare("b.md", "b", "Existing XML screens stay XML",
+                "Existing XML screens stay XML; new screens still use Jetpack Compose.", "2026-02-01")
+    assert classify(a, b, Weights([a, b])) is None

@@ -33,9 +33,10 @@ CHANGE_CUES = (
     "reduced to", "cut to", "bumped to", "postponed", "moved", "pushed back", "brought forward", "cancelled",
     "canceled", "called off", "after all", "reversed", "retired", "deprecated", "dropped", "pulled out", "took over",
     "taken over", "handed over", "hands over", "new owner", "was wrong", "actually", "not allowed", "used to",
-    "decommission", "was archived", "read-only", "returns 404", "shut down", "sunset", "no more",
+    "decommission", "was archived", "read-only", "returns 404", "shut down", "sunset", "no more", "shelved",
+    "on hold", "paused", "scrapped", "abandoned", "discontinued", "superseded", "obsolete",
     "改为", "改用", "改成", "换成", "换用", "改到", "迁到", "迁移到", "不再", "取消", "现在", "以后", "今后", "接手",
-    "推迟", "延期", "提前", "停用", "作废", "废弃", "已调", "调整为", "降到", "升到", "改了", "转岗", "下线", "不再用",
+    "推迟", "延期", "提前", "停用", "作废", "废弃", "已调", "调整为", "降到", "升到", "改了", "转岗", "下线", "不再用", "搁置", "暂停", "砍掉", "放弃",
 )
 
 ANTONYMS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
@@ -63,6 +64,11 @@ ANTONYMS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("increase raise 提高 增加", "decrease lower reduce 降低 减少"),
         ("include 包含", "exclude 排除"),
         ("vegetarian vegan 素食", "meat fish salmon chicken 肉 鱼"),
+        ("immediately immediate instantly inline 立即 马上 立刻", "later afterwards recap batch 稍后 事后"),
+        ("aggressive risky 激进", "conservative cautious 保守 稳健"),
+        ("remote online 远程 线上", "onsite in-person offline 现场 线下"),
+        ("opt-in", "opt-out"),
+        ("manual manually 手动", "automatic automatically automated 自动"),
     )
 )
 
@@ -86,22 +92,24 @@ STRONG_SCOPE_CUES = frozenset(
 SCOPE_WORDS: tuple[frozenset[str], ...] = tuple(
     frozenset(group.split())
     for group in (
-        "mobile web backend frontend desktop 移动端 后端 前端 网页",
+        "mobile web backend frontend desktop",
         "ios android",
-        "staging production prod dev test qa sandbox 生产 测试 预发",
-        "email chat phone ticket slack 邮件 聊天 电话",
-        "docs api tutorial reference marketing changelog blog 文档 教程",
-        "legacy new existing old 老 新",
+        "staging production prod dev qa sandbox",
+        "email chat phone ticket slack",
+        "docs api tutorial reference marketing changelog blog",
+        "legacy new existing old",
         "pc console steam switch ps5 xbox",
-        "written speaking reading listening writing 口语 阅读 听力 写作",
-        "beginner intermediate advanced 初级 中级 高级",
+        "written speaking reading listening writing write speak read listen",
+        "beginner intermediate advanced",
         "ablation main headline",
-        "weekday weekend monday tuesday wednesday thursday friday saturday sunday 周末 工作日",
+        "weekday weekend monday tuesday wednesday thursday friday saturday sunday",
         "raw aggregated aggregate daily monthly weekly annual yearly",
         "unit integration e2e end-to-end smoke",
-        "internal external public private 内部 外部",
+        "internal external public private",
     )
 )
+"""Alternatives that mark different scopes of one rule (English; Chinese reaches them through the glossary).
+A group lists words that exclude each other, never synonyms: "written" and "write" are one scope."""
 
 # Chinese terms → English concept tokens (stemmed as the English tokenizer would), so that paraphrases across
 # languages share tokens. General vocabulary of the domains agents write memories about.
@@ -121,6 +129,9 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
         "截止日期": "deadline due", "演示": "demo", "里程碑": "milestone", "迭代": "sprint iteration",
         "需求": "requirement", "优先级": "priority", "召回": "retrieval recall", "模块": "module", "链路": "pipeline",
         "前端": "frontend", "后端": "backend", "移动端": "mobile", "页面": "page", "组件": "component",
+        "网页": "web", "生产": "production", "预发": "staging", "聊天": "chat", "电话": "phone", "教程": "tutorial",
+        "阅读": "read", "听力": "listen", "内部": "internal", "外部": "external", "周末": "weekend", "工作日": "weekday",
+        "初级": "beginner", "中级": "intermediate", "高级": "advanced", "集成": "integration",
         "用户": "user", "客户": "customer", "退款": "refund", "客服": "support", "工单": "ticket", "邮件": "email",
         "回复": "reply", "签名": "sign", "周报": "weekly report", "报告": "report", "写作": "write", "写": "write",
         "直接": "direct", "套话": "phrase cliche", "机器": "generate", "简洁": "concise brief", "详细": "detail",
@@ -147,5 +158,21 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
         "贡献者": "contributor", "维护者": "maintainer", "许可证": "license", "赞助": "sponsor funding",
         "使用": "use", "用": "use", "禁止": "forbid", "不用": "not", "不要": "not", "不再": "no longer",
         "定期": "time", "备份": "backup", "保留": "retain retention", "天": "day", "小时": "hour",
+        "取消": "cancel", "推迟": "postpone delay", "延期": "postpone delay", "费用": "cost", "成本": "cost",
+        "价格": "price", "付款": "payment", "支付": "payment", "订阅": "subscription", "语言": "language",
+        "翻译": "translate translation", "模板": "template", "格式": "format", "标题": "title", "图表": "chart",
+        "报表": "report", "周期": "period", "频率": "frequency", "分钟": "minute", "密码": "password",
+        "账号": "account", "登录": "login", "加密": "encrypt", "恢复": "restore", "升级": "upgrade", "框架": "framework",
+        "插件": "plugin", "配置": "config", "环境": "environment", "变量": "variable", "容器": "container",
+        "镜像": "image", "节点": "node", "索引": "index", "查询": "query", "队列": "queue", "消息": "message",
+        "任务": "task job", "调度": "schedule", "命令": "command", "终端": "terminal", "编辑器": "editor",
+        "快捷键": "shortcut", "图片": "image", "视频": "video", "孩子": "child kid", "老师": "teacher", "成绩": "grade",
+        "运动": "exercise sport", "游泳": "swim", "健身": "gym fitness", "体重": "weight", "早餐": "breakfast",
+        "咖啡": "coffee", "茶": "tea", "医生": "doctor", "药": "medication", "过敏": "allergy", "旅行": "travel",
+        "航班": "flight", "酒店": "hotel", "回答": "answer", "简短": "short brief", "提醒": "remind reminder",
+        "计划": "plan", "要求": "require", "必须": "must", "不喜欢": "dislike", "讨厌": "dislike hate",
+        "服务器": "server", "数据集": "dataset", "训练集": "train", "准确率": "accuracy", "延迟上线": "delay",
+        "每周四": "thursday", "每周五": "friday", "周会": "meeting weekly", "日报": "daily report", "月报": "monthly report",
+        "英文版": "english", "中文版": "chinese", "日文": "japanese", "法语": "french", "西班牙语": "spanish",
     }.items()
 }

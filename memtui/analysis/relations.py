@@ -63,6 +63,8 @@ class MemoryText:
     values: dict[str, frozenset[str]] = field(hash=False)
     poles: frozenset[tuple[int, int]]
     """(antonym pair, side) cues present."""
+    flipped: frozenset[tuple[int, int]]
+    """Poles taken by negating the opposite word ("don't mock" takes the side of "real")."""
     scope_words: frozenset[str]
     change: tuple[str, ...]
     scope: tuple[str, ...]
@@ -143,20 +145,24 @@ _POLE_WORDS: dict[str, list[tuple[int, int]]] = defaultdict(list)
 for _i, (_left, _right) in enumerate(ANTONYMS):
     for _side, _words in enumerate((_left, _right)):
         for _w in _words:
-            _POLE_WORDS[_w].append((_i, _side))
+            _POLE_WORDS[tx.stem(_w) if _w.isascii() else _w].append((_i, _side))
 # scope words are compared with stemmed tokens, so they are stemmed the same way
 _SCOPE_GROUPS = tuple(frozenset(tx.stem(w) if w.isascii() else w for w in group) for group in SCOPE_WORDS)
+_SCOPE_SAME = {tx.stem(a): tx.stem(b) for a, b in (("written", "write"), ("writing", "write"), ("speaking", "speak"),
+                                                     ("reading", "read"), ("listening", "listen"), ("prod", "production"),
+                                                     ("aggregated", "aggregate"))}
 _SCOPE_ASCII = frozenset(w for group in _SCOPE_GROUPS for w in group if w.isascii())
 _SCOPE_CJK = frozenset(w for group in _SCOPE_GROUPS for w in group if not w.isascii())
 _CJK_POLES = [(w, where) for w, where in _POLE_WORDS.items() if not w.isascii()]
 
 
-def _poles(toks: set[str], raw: str) -> frozenset[tuple[int, int]]:
+def _poles(toks: set[str], raw: str, negated: set[str] | frozenset[str] = frozenset()) -> frozenset[tuple[int, int]]:
+    """Antonym sides a memory takes; a negated pole counts as the opposite side ("don't mock" is "real")."""
     found: set[tuple[int, int]] = set()
     for t in toks:
         where = _POLE_WORDS.get(t)
         if where:
-            found.update(where)
+            found.update((i, 1 - side) if t in negated else (i, side) for i, side in where)
     if tx.has_cjk(raw):
         for w, where in _CJK_POLES:
             if w in raw:
@@ -181,6 +187,7 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     scope_words = frozenset(w for w in _SCOPE_ASCII if w in main) | (
         frozenset(w for w in _SCOPE_CJK if w in folded_rule) if tx.has_cjk(folded_rule) else frozenset()
     )
+    negated = _negated_tokens(description + " . " + rule)
     return MemoryText(
         key=key,
         title=title,
@@ -188,9 +195,10 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
         rule=rule,
         tokens=frozenset(main | subject),
         subject=frozenset(subject),
-        negated=frozenset(_negated_tokens(description + " . " + rule)),
+        negated=frozenset(negated),
         values=_values(description + " " + rule),
-        poles=_poles(main | set(tx.tokens(how)), folded_rule + tx.fold(how)),
+        poles=_poles(main | set(tx.tokens(how)), folded_rule + tx.fold(how), negated),
+        flipped=_poles(main & negated, "", negated),
         scope_words=scope_words,
         change=change,
         scope=scope,
@@ -314,7 +322,16 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     neg_a = (a.negated & b.tokens) - b.negated
     neg_b = (b.negated & a.tokens) - a.negated
     asym = (neg_a | neg_b) & shared
-    if asym:
+    # both sides prohibit something about the same subject: phrasing differs ("never log X", "X never goes
+    # into logs"), so which words fall under the negation says little; it is agreement, not reversal
+    both_prohibit = (a.negated & b.negated & shared) or (a.negated and b.negated and (a.subject & b.subject))
+    # "don't mock" on one side and "real" on the other say the same thing in opposite words
+    negated_into_agreement = (a.flipped & b.poles) or (b.flipped & a.poles)
+    if asym and (both_prohibit or negated_into_agreement):
+        common = a.negated & b.negated & shared
+        what = f'"{min(common)}"' if common else "the same thing"
+        cues["same-prohibition"] = f"both rule out {what}"
+    elif asym:
         best = min(asym, key=lambda t: (-weights.idf(t), t))
         cues["negation"] = f"negation on \"{best}\" in {'the newer' if best in neg_b else 'the older'} memory only"
     new_change = [c for c in b.change if c not in a.change]
@@ -331,7 +348,9 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
             cues["value"] = f"different {kind}: {sorted(va)[0]} vs {sorted(vb)[0]}"
             break
     scope = ""
-    sw_a, sw_b = a.scope_words - b.scope_words, b.scope_words - a.scope_words
+    scope_a = {_SCOPE_SAME.get(w, w) for w in a.scope_words}
+    scope_b = {_SCOPE_SAME.get(w, w) for w in b.scope_words}
+    sw_a, sw_b = scope_a - scope_b, scope_b - scope_a
     for group in _SCOPE_GROUPS:
         if (sw_a & group) and (sw_b & group):
             scope = f"different scope: {sorted(sw_a & group)[0]} vs {sorted(sw_b & group)[0]}"
@@ -346,12 +365,15 @@ FUZZ = fuzz.ratio
 MIN_SHARED = 2
 
 # Thresholds, tuned on the development pairs but kept coarse on purpose so they generalise.
-RELATED_MIN = 0.20
+RELATED_MIN = 0.2
 DUPLICATE_MIN = 0.23
 CONFLICT_MIN = 0.24
 NEGATION_MIN = 0.45
 VALUE_MIN = 0.45
 LONG_MEMORY_TOKENS = 25
+SAME_PROHIBITION_DUPLICATE = 0.5
+NARROWED_DUPLICATE = 0.9
+SCOPED_DUPLICATE = 0.6
 STRONG_DUPLICATE = 0.6
 """Above this, a pair is a duplicate even when a weak cue (a negation, a different number) sits in it."""
 """A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
@@ -387,11 +409,13 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
     )
     if (
         not conflict
-        and ("value" not in cues and "negation" not in cues or s.related >= STRONG_DUPLICATE)
+        and (not ({"value", "negation"} & set(cues)) or s.related >= STRONG_DUPLICATE)
+        and ("same-prohibition" not in cues or s.related >= SAME_PROHIBITION_DUPLICATE)
+        and not (s.scope.startswith("different scope") and s.related < SCOPED_DUPLICATE)
         and s.related >= DUPLICATE_MIN
         and not few_shared
         and not off_subject
-        and not (narrowed and s.related < DUPLICATE_MIN + 0.15)
+        and not (narrowed and s.related < NARROWED_DUPLICATE)
     ):
         return Relation("duplicate", a.key, b.key, s.related, "same content", s.shared, f"both say: {shared}")
     return None
