@@ -25,6 +25,7 @@ from synthetic import make_store  # noqa: E402
 from textual.worker import WorkerState  # noqa: E402
 
 from memtui.tui.app import MemtuiApp  # noqa: E402
+from memtui.tui.dialogs import ConfirmDialog  # noqa: E402
 from memtui.tui.widgets import MemoryPane  # noqa: E402
 
 TODAY = dt.date(2026, 11, 30)
@@ -35,13 +36,16 @@ async def measure(store: Path, keys: int = 30) -> dict[str, float]:
     app = MemtuiApp(store, today=TODAY, watch_interval=0)
     async with app.run_test(size=(140, 40)) as pilot:
         while app.ws is None or not any(p.row_count for p in app.query(MemoryPane)):
-            await pilot.pause(0.005)
+            await pilot.pause(0.02)
         first = time.perf_counter() - start
         while app.ws is None or not app.ws.analysed:
             await pilot.pause(0.02)
         analysed = time.perf_counter() - start
         while any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers):
             await pilot.pause(0.02)
+        if isinstance(app.screen, ConfirmDialog):
+            await pilot.press("n")  # the synthetic store is not in git: decline the offer of a repository
+            await pilot.pause(0.1)
         await pilot.press("2")
         pane = app.query_one("#pane-feedback", MemoryPane)
         times = []
@@ -49,8 +53,12 @@ async def measure(store: Path, keys: int = 30) -> dict[str, float]:
             before = pane.cursor_row
             t = time.perf_counter()
             await pilot.press("j" if i % 2 == 0 else "k")
-            while pane.cursor_row == before:
+            for _ in range(1000):
+                if pane.cursor_row != before:
+                    break
                 await pilot.pause(0)
+            else:
+                raise RuntimeError("the cursor did not move")
             await pilot.pause(0)  # let the redraw happen
             times.append(time.perf_counter() - t)
         # the app's own cost of a key: the action plus the redraw it causes, without Pilot's key simulation

@@ -118,7 +118,6 @@ def cmd_check(args: argparse.Namespace) -> int:
         print(f"{len(store.memories)} memories ({active} active, {len(store.memories) - active} archived) · {_budget_line(report)}")
         print()
         for f in report.findings:
-            where = " ↔ ".join(f.paths) if f.kind in ("contradiction", "duplicate") else (f.paths[0] if f.paths else "MEMORY.md")
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()

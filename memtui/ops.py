@@ -27,7 +27,7 @@ from memtui.core import frontmatter
 from memtui.core import index as idx
 from memtui.core.model import MEMORY_TYPES, Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
-from memtui.core.store import ARCHIVE_INDEX, StoreLayout, detect_layout
+from memtui.core.store import ARCHIVE_INDEX, INDEX_NAME, StoreLayout, detect_layout
 
 ARCHIVE_HEADER = (
     "# Archived memories\n\n"
@@ -118,7 +118,7 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
     allowed = [layout.scan_root] + ([layout.archive_dir] if archive else [])
     if not any(_inside(candidate, a) for a in allowed):
         raise PathRefused(f"{rel}: outside the store {layout.root}")
-    if candidate.name in (idx.Path("MEMORY.md").name, ARCHIVE_INDEX):
+    if candidate.name in (INDEX_NAME, ARCHIVE_INDEX):
         raise PathRefused(f"{rel}: that is an index, not a memory")
     if candidate.suffix != ".md":
         raise PathRefused(f"{rel}: not a Markdown memory file")

@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import os
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 
 from memtui.analysis.check import Report
 from memtui.audit.repo import Event, StoreRepo
@@ -111,9 +113,6 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
 
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:
     """(store path, diff) of memory files the agent changed since a commit, including uncommitted writes."""
-    import os
-    from pathlib import Path
-
     specs = repo.owned_paths()
     names = repo.repo.git.diff("--name-only", commit, "--", *specs).splitlines()
     names += repo.changed_paths()
@@ -130,7 +129,7 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     return out
 
 
-def _untracked_diff(path) -> str:  # type: ignore[no-untyped-def]
+def _untracked_diff(path: Path) -> str:
     try:
         return "\n".join("+" + line for line in path.read_text(encoding="utf-8").splitlines())
     except (OSError, UnicodeDecodeError):

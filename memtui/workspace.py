@@ -71,9 +71,12 @@ def analyse(ws: Workspace) -> Workspace:
 
 def signature(path: Path) -> tuple[tuple[str, int, int], ...]:
     """A cheap fingerprint of the store on disk (names, sizes, mtimes) to notice the agent's writes."""
-    store = load_signature_roots(path)
     out = []
-    for root in store:
+    for root in load_signature_roots(path):
+        if root.is_file():
+            st = os.stat(root)
+            out.append((str(root), st.st_size, st.st_mtime_ns))
+            continue
         if not root.is_dir():
             continue
         for dirpath, dirnames, filenames in os.walk(root):

@@ -7,7 +7,6 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable
-from pathlib import Path
 
 from memtui.analysis import dates, secrets
 from memtui.core.freshness import Freshness
@@ -233,8 +232,3 @@ def archived_but_loaded(memories: Iterable[Memory]) -> list[Finding]:
                 )
             )
     return out
-
-
-def path_hint(path: Path) -> str:
-    """A short display form of a path."""
-    return path.name

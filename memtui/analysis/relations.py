@@ -93,9 +93,50 @@ _NEG_BREAK = frozenset(
 )
 
 
+_WORDS = re.compile(r"[a-z][a-z'-]*")
+
+
+class _Phrases:
+    """Find which of many literal phrases occur in a text, looking up only those whose first word is there."""
+
+    def __init__(self, phrases: Sequence[str]) -> None:
+        self.order = {p: i for i, p in enumerate(phrases)}
+        self.by_word: dict[str, list[str]] = defaultdict(list)
+        self.ascii_rest: list[str] = []
+        self.cjk: list[str] = []
+        for p in phrases:
+            first = re.match(r"[a-z][a-z'-]*", p)
+            if not p.isascii():
+                self.cjk.append(p)
+            elif first and p[first.end() : first.end() + 1] in ("", " "):
+                self.by_word[first.group(0)].append(p)
+            else:
+                self.ascii_rest.append(p)  # punctuation- or space-led: plain substring test
+
+    def find(self, text: str) -> tuple[str, ...]:
+        """The phrases present in `text`, in the order they were given."""
+        found = [p for p in self.ascii_rest if p in text]
+        if not text.isascii():
+            found += [p for p in self.cjk if p in text]
+        for word in set(_WORDS.findall(text)):
+            for p in self.by_word.get(word, ()):
+                if p in text:
+                    found.append(p)
+        if not found:
+            return ()
+        return tuple(sorted(set(found), key=self.order.__getitem__))
+
+
+_CHANGE = _Phrases(CHANGE_CUES)
+_SCOPE = _Phrases(SCOPE_CUES)
+_ZH_NEG_CHARS = frozenset("".join(ZH_NEGATIONS))
+
+
 def _negated_tokens(rule: str) -> set[str]:
     """Tokens a negation applies to: the next few content words, stopping at a preposition or clause break."""
     folded = tx.fold(rule).replace("’", "'")
+    if not (NEGATIONS & set(_WORDS.findall(folded)) or "n't" in folded or _ZH_NEG_CHARS & set(folded)):
+        return set()  # most memories negate nothing: skip the walk
     # a word keeps inner dots (bun.lockb) but a sentence's full stop is its own item: a clause break
     items = re.findall(r"[a-z0-9'+#-]+(?:\.[a-z0-9]+)*|[\u3400-\u9fff]+|[.;,:!?，。；：！？()（）]", folded)
     out: set[str] = set()
@@ -179,11 +220,12 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     rule, how = _opening(rule, RULE_CHARS), _opening(how, 300)
     name_words = re.sub(r"[_\-]+", " ", title)
     name_words = re.sub(r"^(user|feedback|project|reference)\b", "", name_words.strip(), flags=re.I)
-    subject = set(tx.tokens(name_words + " " + description))
-    main = set(tx.tokens(description + " " + rule))
+    tok_desc = set(tx.tokens(description))
+    subject = set(tx.tokens(name_words)) | tok_desc
+    main = tok_desc | set(tx.tokens(rule))
     folded_rule = tx.fold(description + " " + rule)
-    change = tuple(c for c in CHANGE_CUES if c in folded_rule)
-    scope = tuple(c for c in SCOPE_CUES if c in folded_rule)
+    change = _CHANGE.find(folded_rule)
+    scope = _SCOPE.find(folded_rule)
     scope_words = frozenset(w for w in _SCOPE_ASCII if w in main) | (
         frozenset(w for w in _SCOPE_CJK if w in folded_rule) if tx.has_cjk(folded_rule) else frozenset()
     )

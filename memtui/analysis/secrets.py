@@ -53,15 +53,20 @@ def redact(value: str) -> str:
     return f"{value[:4]}… ({len(value)} chars)"
 
 
-_LITERALS = ("private key", "sk-", "sk_", "rk_", "pk_", "bsa", "gh", "github_pat_", "ya29.", "aiza", "akia", "asia",
-             "agpa", "aida", "aroa", "aws", "xox", "hooks.slack", "eyj", "key", "secret", "token", "passw", "://")
+_LITERALS = ("private key", "sk-", "sk_", "rk_", "pk_", "bsa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
+             "ya29.", "aiza", "akia", "asia", "agpa", "aida", "aroa", "aws", "xox", "hooks.slack", "eyj", "key", "secret",
+             "token", "passw")
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{32}")
 
 
 def _may_hold_secret(text: str) -> bool:
     """A cheap test that rules out most texts: literal markers (case-folded once) or a long key-like run."""
     low = text.lower()
-    return any(marker in low for marker in _LITERALS) or _LONG_RUN.search(text) is not None
+    if any(marker in low for marker in _LITERALS):
+        return True
+    if "://" in low and ("@" in low or "=" in low):
+        return True  # a URL that may carry credentials or a token parameter
+    return _LONG_RUN.search(text) is not None
 
 
 def scan(text: str) -> list[SecretHit]:

@@ -17,6 +17,8 @@ _SECTION = re.compile(r"\*\*\s*(why|how to apply)\s*(?:\*\*\s*[:：]?|[:：]\s*\
 
 def fold(text: str) -> str:
     """Unicode width folding (full-width to ASCII) and lower case."""
+    if text.isascii():
+        return text.lower()
     return unicodedata.normalize("NFKC", text).lower()
 
 
@@ -71,18 +73,26 @@ def cjk_tokens(run: str) -> list[str]:
     return tokens
 
 
-def tokens(text: str, *, keep_stopwords: bool = False) -> list[str]:
+@lru_cache(maxsize=131072)
+def _word_token(word: str) -> str | None:
+    word = word.strip(".-:/")
+    if len(word) < 2 or word in STOPWORDS:
+        return None
+    return stem(word)
+
+
+def tokens(text: str) -> list[str]:
     """Normalised tokens of a text: stemmed English words, numbers, identifiers, CJK bigrams and concepts."""
     folded = strip_markdown(fold(text))
     out: list[str] = []
-    for run in _CJK.findall(folded):
-        out.extend(cjk_tokens(run))
-    latin = _CJK.sub(" ", folded)
-    for word in _WORD.findall(latin):
-        word = word.strip(".-:/")
-        if len(word) < 2 or (not keep_stopwords and word in STOPWORDS):
-            continue
-        out.append(stem(word))
+    if not folded.isascii():
+        for run in _CJK.findall(folded):
+            out.extend(cjk_tokens(run))
+        folded = _CJK.sub(" ", folded)
+    for word in _WORD.findall(folded):
+        token = _word_token(word)
+        if token is not None:
+            out.append(token)
     return out
 
 

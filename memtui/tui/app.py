@@ -8,11 +8,12 @@ import os
 import shlex
 import subprocess
 import tempfile
+import threading
 from collections.abc import Callable
 from pathlib import Path
 
 from textual import on, work
-from textual.app import App, ComposeResult, SuspendNotSupported
+from textual.app import App, ComposeResult, ScreenStackError, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
@@ -46,10 +47,12 @@ EditorRunner = Callable[[Path], None]
 class StoreLoaded(Message):
     """The store was read (badges known, findings maybe not yet)."""
 
-    def __init__(self, ws: Workspace, reason: str) -> None:
+    def __init__(self, ws: Workspace, reason: str, shown: threading.Event | None = None) -> None:
         super().__init__()
         self.ws = ws
         self.reason = reason
+        self.shown = shown
+        """Set once the panes show this store (the loader waits for it before analysing)."""
 
 
 class StoreFailed(Message):
@@ -174,7 +177,10 @@ class MemtuiApp(App[None]):
             self.post_message(StoreFailed(str(exc)))
             return
         self._signature = sig
-        self.post_message(StoreLoaded(ws, reason))
+        shown = threading.Event()
+        self.post_message(StoreLoaded(ws, reason, shown))
+        # let the panes paint before the analysis takes the interpreter: the first screen comes first
+        shown.wait(timeout=2.0)
         self.post_message(StoreLoaded(analyse(ws), reason + "-analysed"))
 
     @on(StoreFailed)
@@ -196,6 +202,8 @@ class MemtuiApp(App[None]):
         if message.reason.startswith("disk") and message.reason.endswith("analysed"):
             self.notify("The store changed on disk; reloaded", timeout=3)
         self._show_preview()
+        if message.shown is not None:
+            self.call_after_refresh(message.shown.set)
 
     def _offer_init(self) -> None:
         """A store outside git cannot record decisions: ask once to put it under git."""
@@ -306,7 +314,10 @@ class MemtuiApp(App[None]):
                 self._show_preview()
 
     def on_descendant_focus(self, event: object) -> None:
-        focused = self.focused
+        try:
+            focused = self.focused
+        except ScreenStackError:  # the app is closing
+            return
         if isinstance(focused, MemoryPane):
             self._focused_group = focused.group
             self._show_preview()

@@ -60,12 +60,18 @@ class MemoryPane(DataTable[Content]):
         else:
             self._restore(keep)
 
+    BATCH_ROWS = 400
+    """Rows added per frame after the first paint, so a key press never waits behind a big fill."""
+
     def _add_rest(self, rows: list[tuple[str, tuple[Content, Content, Content]]], keep: str | None, generation: int) -> None:
         if generation != self._generation:
             return  # a newer fill replaced these rows
-        for key, cells in rows:
+        for key, cells in rows[: self.BATCH_ROWS]:
             self.add_row(*cells, key=key)
-        self._restore(keep)
+        if len(rows) > self.BATCH_ROWS:
+            self.call_after_refresh(self._add_rest, rows[self.BATCH_ROWS :], keep, generation)
+        else:
+            self._restore(keep)
 
     def _restore(self, keep: str | None) -> None:
         if keep is not None:
