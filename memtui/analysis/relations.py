@@ -15,6 +15,7 @@ import re
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from rapidfuzz import fuzz
 
@@ -49,28 +50,68 @@ def _opening(text: str, limit: int) -> str:
 
 @dataclass(frozen=True)
 class MemoryText:
-    """What the comparison needs to know about one memory, computed once."""
+    """What the comparison needs to know about one memory.
+
+    Tokens are computed at once (candidate generation needs them for every memory); the cues are computed
+    the first time a pair asks for them, so memories without a candidate partner never pay for them.
+    """
 
     key: str
     title: str
     description: str
     rule: str
+    how: str = field(repr=False)
     tokens: frozenset[str]
     subject: frozenset[str]
     """Tokens of the name and description: what the memory is about."""
-    negated: frozenset[str]
-    """Tokens in the scope of a negation in the rule."""
-    values: dict[str, frozenset[str]] = field(hash=False)
-    poles: frozenset[tuple[int, int]]
-    """(antonym pair, side) cues present."""
-    flipped: frozenset[tuple[int, int]]
-    """Poles taken by negating the opposite word ("don't mock" takes the side of "real")."""
-    scope_words: frozenset[str]
-    change: tuple[str, ...]
-    scope: tuple[str, ...]
+    main: frozenset[str] = field(repr=False)
+    """Tokens of the description and the rule."""
     cjk: bool
     date: str = ""
     """Newest date of the memory (ISO), to tell which one is newer."""
+
+    @cached_property
+    def folded(self) -> str:
+        """Description and rule, case- and width-folded."""
+        return tx.fold(self.description + " " + self.rule)
+
+    @cached_property
+    def negated(self) -> frozenset[str]:
+        """Tokens in the scope of a negation in the description or rule."""
+        return frozenset(_negated_tokens(self.description + " . " + self.rule))
+
+    @cached_property
+    def values(self) -> dict[str, frozenset[str]]:
+        """Dates, URLs, numbers and e-mail addresses it states."""
+        return _values(self.description + " " + self.rule)
+
+    @cached_property
+    def poles(self) -> frozenset[tuple[int, int]]:
+        """(antonym pair, side) it takes."""
+        return _poles(set(self.main) | set(tx.tokens(self.how)), self.folded + tx.fold(self.how), self.negated)
+
+    @cached_property
+    def flipped(self) -> frozenset[tuple[int, int]]:
+        """Poles taken by negating the opposite word ("don't mock" takes the side of "real")."""
+        return _poles(set(self.main & self.negated), "", self.negated)
+
+    @cached_property
+    def scope_words(self) -> frozenset[str]:
+        """Words naming which part of the world the rule covers (staging, mobile, legacy...)."""
+        found = frozenset(w for w in _SCOPE_ASCII if w in self.main)
+        if self.cjk:
+            found |= frozenset(w for w in _SCOPE_CJK if w in self.folded)
+        return found
+
+    @cached_property
+    def change(self) -> tuple[str, ...]:
+        """Change words it uses ("switched to", "no longer", 改为)."""
+        return _CHANGE.find(self.folded)
+
+    @cached_property
+    def scope(self) -> tuple[str, ...]:
+        """Scope phrases it uses ("only", "still", 仍然)."""
+        return _SCOPE.find(self.folded)
 
 
 @dataclass(frozen=True)
@@ -221,31 +262,12 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     name_words = re.sub(r"[_\-]+", " ", title)
     name_words = re.sub(r"^(user|feedback|project|reference)\b", "", name_words.strip(), flags=re.I)
     tok_desc = set(tx.tokens(description))
-    subject = set(tx.tokens(name_words)) | tok_desc
-    main = tok_desc | set(tx.tokens(rule))
-    folded_rule = tx.fold(description + " " + rule)
-    change = _CHANGE.find(folded_rule)
-    scope = _SCOPE.find(folded_rule)
-    scope_words = frozenset(w for w in _SCOPE_ASCII if w in main) | (
-        frozenset(w for w in _SCOPE_CJK if w in folded_rule) if tx.has_cjk(folded_rule) else frozenset()
-    )
-    negated = _negated_tokens(description + " . " + rule)
+    subject = frozenset(set(tx.tokens(name_words)) | tok_desc)
+    main = frozenset(tok_desc | set(tx.tokens(rule)))
     return MemoryText(
-        key=key,
-        title=title,
-        description=description,
-        rule=rule,
-        tokens=frozenset(main | subject),
-        subject=frozenset(subject),
-        negated=frozenset(negated),
-        values=_values(description + " " + rule),
-        poles=_poles(main | set(tx.tokens(how)), folded_rule + tx.fold(how), negated),
-        flipped=_poles(main & negated, "", negated),
-        scope_words=scope_words,
-        change=change,
-        scope=scope,
-        cjk=tx.has_cjk(description + rule),
-        date=date,
+        key=key, title=title, description=description, rule=rule, how=how,
+        tokens=main | subject, subject=subject, main=main,
+        cjk=tx.has_cjk(description) or tx.has_cjk(rule), date=date,
     )
 
 
