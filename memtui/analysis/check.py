@@ -8,9 +8,9 @@ from dataclasses import dataclass, field
 
 from memtui.analysis import lint
 from memtui.analysis.relations import MemoryText, find_relations, prepare
-from memtui.core.freshness import Freshness, assess, explicit_date
+from memtui.core.freshness import Freshness, assess
 from memtui.core.model import WARNING, Finding, Memory
-from memtui.core.store import Store
+from memtui.core.store import Store, gc_paused
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
 
@@ -72,14 +72,17 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
 
 def check_store(store: Store, today: dt.date, file_dates: FileDates | None = None) -> Report:
     """Run every check on a loaded store."""
-    file_dates = file_dates or FileDates()
+    with gc_paused():
+        return _check_store(store, today, file_dates or FileDates())
+
+
+def _check_store(store: Store, today: dt.date, file_dates: FileDates) -> Report:
     badges: dict[str, Freshness] = {}
     newest: dict[str, dt.date] = {}
     for m in store.memories:
         fallback = file_dates.last.get(m.path)
-        badges[m.path] = assess(m, today, fallback, "git" if fallback else "mtime")
-        explicit, _ = explicit_date(m)
-        newest[m.path] = explicit or fallback or dt.datetime.fromtimestamp(m.mtime or 0).date()
+        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime")
+        newest[m.path] = fresh.since or dt.datetime.fromtimestamp(m.mtime or 0).date()
     anchors = {m.path: file_dates.first.get(m.path) or _created(m) or newest[m.path] for m in store.memories}
     active = [m for m in store.memories if m.is_active and not m.is_malformed]
     findings: list[Finding] = []

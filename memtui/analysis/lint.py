@@ -123,7 +123,9 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
 def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -> list[Finding]:
     """Suspected secrets in memory files and the index; messages show only a redacted preview."""
     out: list[Finding] = []
-    for m in memories:
+    memories = list(memories)
+    for i in sorted(secrets.suspects([m.text for m in memories])):
+        m = memories[i]
         for hit in secrets.scan(m.text):
             out.append(
                 Finding(

@@ -12,6 +12,7 @@ from __future__ import annotations
 import heapq
 import math
 import re
+from itertools import combinations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
@@ -272,7 +273,7 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
 
 
 class Weights:
-    """Inverse document frequency of tokens over the memories compared (the store), cached."""
+    """Inverse document frequency of tokens over the memories compared (the store), computed once."""
 
     def __init__(self, docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> None:
         self.df: Counter[str] = Counter()
@@ -281,31 +282,29 @@ class Weights:
         for extra in background:
             self.df.update(extra)
         self.n = len(docs) + len(background)
-        self._idf: dict[str, float] = {}
+        n, common = self.n, 0.4 * self.n
+        # rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little
+        self._idf: dict[str, float] = {
+            t: 0.1 if n >= 5 and df > common else math.log((n + 1) / (df + 0.5)) + 0.5 for t, df in self.df.items()
+        }
+        self._unseen = math.log((n + 1) / 0.5) + 0.5
         self._sums: dict[frozenset[str], float] = {}
 
     def idf(self, token: str) -> float:
-        """Rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little."""
-        cached = self._idf.get(token)
-        if cached is None:
-            df = self.df.get(token, 0)
-            if self.n >= 5 and df > 0.4 * self.n:
-                cached = 0.1
-            else:
-                cached = math.log((self.n + 1) / (df + 0.5)) + 0.5
-            self._idf[token] = cached
-        return cached
+        """The weight of a token."""
+        return self._idf.get(token, self._unseen)
 
     def total(self, toks: frozenset[str]) -> float:
         """Summed weight of a token set (cached per set)."""
         cached = self._sums.get(toks)
         if cached is None:
-            cached = sum(self.idf(t) for t in toks) or 1.0
+            get = self._idf.get
+            cached = sum(get(t, self._unseen) for t in toks) or 1.0
             self._sums[toks] = cached
         return cached
 
 
-POSTINGS_CAP = 30
+POSTINGS_CAP = 25
 """A token in more memories than this says nothing about which two belong together; it is not used to pair."""
 PARTNERS_PER_MEMORY = 12
 CANDIDATE_MIN = 0.12
@@ -325,25 +324,24 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
             postings[t].append(i)
     usable = {t: ids for t, ids in postings.items() if 2 <= len(ids) <= limit and len(t) >= 2}
     totals = [weights.total(d.tokens) for d in docs]
+    # shared weight of every pair that shares a usable token, one pass over the postings
+    shared: dict[tuple[int, int], float] = defaultdict(float)
+    for t, ids in usable.items():
+        w = weights.idf(t)
+        for pair in combinations(ids, 2):  # ids ascend, so each pair is (smaller, larger)
+            shared[pair] += w
+    # keep pairs strong enough to score, then each memory's strongest partners
+    partners: dict[int, list[tuple[float, int]]] = defaultdict(list)
+    for (i, j), w in shared.items():
+        ratio = w / min(totals[i], totals[j])
+        if ratio >= CANDIDATE_MIN:
+            partners[i].append((ratio, j))
+            partners[j].append((ratio, i))
     pairs: set[tuple[int, int]] = set()
-    for i, d in enumerate(docs):
-        shared: dict[int, float] = defaultdict(float)
-        for t in d.tokens:
-            ids = usable.get(t)
-            if ids is None:
-                continue
-            w = weights.idf(t)
-            for j in ids:
-                shared[j] += w
-        shared.pop(i, None)
-        if not shared:
-            continue
-        wi = totals[i]
-        items = [(w / min(wi, totals[j]), j) for j, w in shared.items()]
-        best = heapq.nlargest(PARTNERS_PER_MEMORY, items) if len(items) > PARTNERS_PER_MEMORY else items
-        for ratio, j in best:
-            if ratio >= CANDIDATE_MIN:
-                pairs.add((i, j) if i < j else (j, i))
+    for i, found in partners.items():
+        best = heapq.nlargest(PARTNERS_PER_MEMORY, found) if len(found) > PARTNERS_PER_MEMORY else found
+        for _, j in best:
+            pairs.add((i, j) if i < j else (j, i))
     return pairs
 
 

@@ -18,7 +18,22 @@ _OPEN = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 _SIMPLE_LINE = re.compile(r"^([a-zA-Z_-]+):\s+(.+)$")
 _SPECIAL = re.compile(r"[{}\[\]*&#!|>%@`]|: ")
-_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+_BASE_LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
+    """YAML's safe loader (libyaml when present) that keeps dates as the text written.
+
+    `2026-07-25T19:17:39.087Z` stays exactly that instead of becoming a datetime; freshness reads the
+    ISO prefix, and nothing memtui shows or writes is reformatted.
+    """
+
+
+_Loader.yaml_implicit_resolvers = {
+    first: [(tag, rx) for tag, rx in resolvers if tag != "tag:yaml.org,2002:timestamp"]
+    for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()
+}
+_LOADER = _Loader
 
 
 class FrontMatterError(ValueError):

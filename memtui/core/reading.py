@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 from typing import Any
 
@@ -43,8 +44,9 @@ def _as_text(value: Any) -> str:
 def read_memory(abs_path: Path, rel_path: str, *, in_archive: bool, archived_hint: bool = False) -> Memory:
     """Read one memory file. Never raises for bad content: the error goes into `Memory.error`."""
     try:
-        data = abs_path.read_bytes()
-        mtime = abs_path.stat().st_mtime
+        with open(abs_path, "rb") as fh:
+            data = fh.read()
+            mtime = os.fstat(fh.fileno()).st_mtime
     except OSError as exc:
         return _broken(abs_path, rel_path, f"cannot be read: {exc.strerror or exc}", b"", 0.0, in_archive)
     try:
