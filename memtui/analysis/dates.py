@@ -6,6 +6,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from memtui.analysis.text import Corpus
+
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
 _ABSOLUTE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\d{4}年\d{1,2}月\d{1,2}日")
@@ -116,6 +118,14 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> dt.date | None:
 _MARKERS = ("tomorrow", "yesterday", "today", "tonight", "next ", "last ", "coming ", " ago", "end of", "weekend",
             *WEEKDAYS, "天", "周", "星期", "礼拜", "月", "年", "晚", "早")
 _IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
+
+
+def suspects(texts: list[str]) -> set[int]:
+    """Indexes of the texts that may hold a relative date, found in one pass over all of them."""
+    corpus = Corpus(texts)
+    found = corpus.holders(_MARKERS)
+    found |= {corpus.owner(m.start()) for m in _IN_N.finditer(corpus.joined)}
+    return found
 
 
 def _may_hold_relative_date(text: str) -> bool:

@@ -100,8 +100,10 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
 def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> list[Finding]:
     """Relative dates with the absolute date they most likely meant, counted from the file's first commit."""
     out: list[Finding] = []
-    for m in memories:
-        if m.error or not m.is_active:
+    readable = [m for m in memories if not m.error and m.is_active]
+    likely = dates.suspects([m.description + "\n" + m.body for m in readable])
+    for i, m in enumerate(readable):
+        if i not in likely:
             continue
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
         anchor = anchors.get(m.path)

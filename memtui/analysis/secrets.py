@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
-import bisect
 import re
 from dataclasses import dataclass
+
+from memtui.analysis.text import Corpus
 
 # (label, pattern). Ordered from most to least specific; the first hit on a span wins.
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
@@ -72,30 +73,11 @@ def _may_hold_secret(text: str) -> bool:
 
 def suspects(texts: list[str]) -> set[int]:
     """Indexes of the texts worth a full scan, found in one pass over all of them (cheap for big stores)."""
-    separator = "\n\x00\n"
-    joined = separator.join(texts)
-    low = joined.lower()
-    starts: list[int] = []
-    offset = 0
-    for text in texts:
-        starts.append(offset)
-        offset += len(text) + len(separator)
-    found: set[int] = set()
-
-    def owner(pos: int) -> int:
-        return bisect.bisect_right(starts, pos) - 1
-
-    for marker in (*_LITERALS, "://"):
-        pos = low.find(marker)
-        while pos != -1:
-            index = owner(pos)
-            # a bare URL is no secret; one with credentials (@) or parameters (=) may be
-            if marker != "://" or "@" in texts[index] or "=" in texts[index]:
-                found.add(index)
-            next_start = starts[index + 1] if index + 1 < len(starts) else len(low)
-            pos = low.find(marker, next_start)  # the rest of that text is scanned anyway
-    for match in _LONG_RUN.finditer(joined):
-        found.add(owner(match.start()))
+    corpus = Corpus(texts)
+    found = corpus.holders(_LITERALS)
+    # a bare URL is no secret; one with credentials (@) or parameters (=) may be
+    found |= {i for i in corpus.holders(["://"]) if "@" in texts[i] or "=" in texts[i]}
+    found |= {corpus.owner(m.start()) for m in _LONG_RUN.finditer(corpus.joined)}
     return found
 
 

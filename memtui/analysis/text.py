@@ -2,8 +2,10 @@
 
 from __future__ import annotations
 
+import bisect
 import re
 import unicodedata
+from collections.abc import Iterable
 from functools import lru_cache
 
 from memtui.analysis.lexicon import GLOSSARY, STOPWORDS, ZH_STOP_CHARS
@@ -99,3 +101,35 @@ def tokens(text: str) -> list[str]:
 def has_cjk(text: str) -> bool:
     """Whether a text holds Chinese, Japanese or Korean characters."""
     return bool(_CJK.search(text))
+
+
+class Corpus:
+    """Many texts searched at once: one lower-cased string, with a map from offsets back to texts."""
+
+    SEPARATOR = "\n\x00\n"
+
+    def __init__(self, texts: list[str]) -> None:
+        self.texts = texts
+        self.joined = self.SEPARATOR.join(texts)
+        self.low = self.joined.lower()
+        self.starts: list[int] = []
+        offset = 0
+        for text in texts:
+            self.starts.append(offset)
+            offset += len(text) + len(self.SEPARATOR)
+
+    def owner(self, pos: int) -> int:
+        """The index of the text holding a position of the joined string."""
+        return bisect.bisect_right(self.starts, pos) - 1
+
+    def holders(self, markers: Iterable[str]) -> set[int]:
+        """Indexes of the texts containing any marker (case-folded), each found in one pass."""
+        found: set[int] = set()
+        for marker in markers:
+            pos = self.low.find(marker)
+            while pos != -1:
+                index = self.owner(pos)
+                found.add(index)
+                nxt = self.starts[index + 1] if index + 1 < len(self.starts) else len(self.low)
+                pos = self.low.find(marker, nxt)  # one hit per text is enough
+        return found

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+from functools import lru_cache
 from dataclasses import dataclass
 from typing import Any
 
@@ -38,16 +39,25 @@ def to_date(value: Any) -> dt.date | None:
         text = value.strip().strip("\"'")
         if len(text) >= 10:
             try:
-                return dt.date.fromisoformat(text[:10])
+                return _iso_date(text[:10])
             except ValueError:
                 return None
     return None
 
 
+@lru_cache(maxsize=4096)
+def _iso_date(text: str) -> dt.date:
+    return dt.date.fromisoformat(text)
+
+
 def explicit_date(memory: Memory) -> tuple[dt.date | None, str]:
     """The newest date written in the front matter (top level or under `metadata:`), and its key."""
     best: tuple[dt.date | None, str] = (None, "")
+    meta = memory.frontmatter.get("metadata")
+    present = set(memory.frontmatter) | (set(meta) if isinstance(meta, dict) else set())
     for key in EXPLICIT_DATE_KEYS:
+        if key not in present:
+            continue
         found = to_date(memory.field_value(key))
         if found and (best[0] is None or found > best[0]):
             best = (found, key)
