@@ -79,3 +79,14 @@ def test_a_refinement_that_says_the_rule_still_holds_is_not_a_duplicate() -> Non
     b = prepare("b.md", "b", "Existing XML screens stay XML",
                 "Existing XML screens stay XML; new screens still use Jetpack Compose.", "2026-02-01")
     assert classify(a, b, Weights([a, b])) is None
+
+
+def test_dates_in_different_forms_are_the_same_value() -> None:
+    a = prepare("a.md", "a", "召回模块 2026-04-24 前跑通", "召回模块需要在 2026-04-24 前跑通，产品要演示。", "2026-04-01")
+    b = prepare("b.md", "b", "4 月 24 日前召回模块跑通", "4 月 24 日之前召回模块要跑通，产品那边要演示。", "2026-04-02")
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is not None and rel.kind == "duplicate" and "date" not in rel.cue
+    c = prepare("c.md", "c", "Freeze starts 2026-03-05", "The merge freeze starts on 2026-03-05.", "2026-02-01")
+    d = prepare("d.md", "d", "Freeze moved to 12 March", "The merge freeze now starts on 12 March.", "2026-02-20")
+    moved = classify(c, d, Weights([c, d]))
+    assert moved is not None and moved.kind == "contradiction" and "03-05" in moved.cue

@@ -32,7 +32,11 @@ from memtui.analysis.lexicon import (
 )
 
 _VALUE_PATTERNS = {
-    "date": re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\d{1,2}\s*月\s*\d{1,2}\s*[日号]"),
+    "date": re.compile(
+        r"\b\d{4}-\d{2}-\d{2}\b|\d{1,2}\s*月\s*\d{1,2}\s*[日号]|"
+        r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
+        r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b(?!:)"
+    ),
     "url": re.compile(r"https?://[^\s)，。]+|\b[\w-]+(?:\.[\w-]+)+/[\w./-]+"),
     "number": re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"),
@@ -208,6 +212,25 @@ def _negated_tokens(rule: str) -> set[str]:
 _HAS_VALUE = re.compile(r"\d|://|@|/")
 
 
+_MONTHS = ("jan", "feb", "mar", "apr", "may", "jun", "jul", "aug", "sep", "oct", "nov", "dec")
+
+
+def _month_day(value: str) -> str:
+    """A date in any of the written forms as `MM-DD`, so "2026-03-05", "5 March" and "3月5日" meet."""
+    iso = re.fullmatch(r"\d{4}-(\d{2})-(\d{2})", value)
+    if iso:
+        return f"{iso.group(1)}-{iso.group(2)}"
+    zh = re.fullmatch(r"(\d{1,2})\s*月\s*(\d{1,2})\s*[日号]", value)
+    if zh:
+        return f"{int(zh.group(1)):02d}-{int(zh.group(2)):02d}"
+    day = re.search(r"\d{1,2}", value)
+    month = next((i for i, m in enumerate(_MONTHS, 1) if m in value), 0)
+    return f"{month:02d}-{int(day.group(0)):02d}" if day and month else value
+
+
+_UNIT = re.compile(r"[^\d.\s]")
+
+
 def _values(text: str) -> dict[str, frozenset[str]]:
     out: dict[str, frozenset[str]] = {}
     if not _HAS_VALUE.search(text):
@@ -218,7 +241,10 @@ def _values(text: str) -> dict[str, frozenset[str]]:
         found = {m.group(0).strip().rstrip(".,;") for m in _VALUE_PATTERNS[kind].finditer(taken)}
         taken = _VALUE_PATTERNS[kind].sub(" ", taken)
         if kind == "number":
-            found = {v for v in found if not re.fullmatch(r"\d", v)}
+            # a bare number ("section 4.2", "level 3") says little; a quantity with its unit does
+            found = {v.replace(" ", "") for v in found if _UNIT.search(v)}
+        elif kind == "date":
+            found = {_month_day(v) for v in found}
         if found:
             out[kind] = frozenset(found)
     return out
