@@ -50,7 +50,7 @@ def floor_safe_load(store: Path) -> int:
 
 
 def check(store: Path) -> int:
-    report = check_store(load_store(store), dt.date(2026, 11, 30))
+    report = check_store(load_store(store), dt.date(2026, 11, 30), parallel=True)  # as `memtui check` runs it
     return len(report.findings)
 
 

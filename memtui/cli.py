@@ -73,7 +73,7 @@ def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ig
     store = load_store(path)
     repo = try_open_repo(store.layout)
     dates = repo.file_dates() if repo else FileDates()
-    return check_store(store, today, dates)
+    return check_store(store, today, dates, parallel=True)
 
 
 def _budget_line(report) -> str:  # type: ignore[no-untyped-def]

@@ -173,3 +173,20 @@ def test_archived_memories_take_no_part_in_pairs(make_store, tmp_path: Path) -> 
     report = check_store(load_store(store_path), TODAY)
     assert not [f for f in report.findings if f.kind in ("duplicate", "contradiction")]
     assert any(m.path == "../memory.archive/b.md" and m.status == "archived" for m in report.store.memories)
+
+
+def test_the_parallel_check_finds_exactly_what_the_serial_one_finds(tmp_path: Path) -> None:
+    from memtui.analysis import check as check_module
+
+    store = tmp_path / "memory"
+    store.mkdir()
+    for i in range(check_module.PARALLEL_MIN):
+        kind = ("user", "feedback", "project", "reference")[i % 4]
+        extra = "Deploy freeze starts tomorrow." if i % 97 == 0 else f"Topic {i} word{i % 50} item{i % 7}."
+        (store / f"{kind}_{i}.md").write_text(memory(f"{kind}_{i}", kind, body=extra, description=f"note {i % 300}"))
+    (store / "secret.md").write_text(memory("secret", "reference", body="key sk-" + "a1B2" * 8))
+    loaded = load_store(store)
+    serial = check_store(loaded, TODAY)
+    parallel = check_store(loaded, TODAY, parallel=True)
+    assert [f.to_json() for f in parallel.findings] == [f.to_json() for f in serial.findings]
+    assert {"secret", "relative-date"} <= {f.kind for f in parallel.findings}

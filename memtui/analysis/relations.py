@@ -288,9 +288,8 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     rule, how = _opening(rule, RULE_CHARS), _opening(how, 300)
     name_words = re.sub(r"[_\-]+", " ", title)
     name_words = re.sub(r"^(user|feedback|project|reference)\b", "", name_words.strip(), flags=re.I)
-    tok_desc = set(tx.tokens(description))
-    subject = frozenset(set(tx.tokens(name_words)) | tok_desc)
-    main = frozenset(tok_desc | set(tx.tokens(rule)))
+    subject = frozenset(tx.tokens(name_words + "\n" + description))
+    main = frozenset(tx.tokens(description + "\n" + rule))
     return MemoryText(
         key=key, title=title, description=description, rule=rule, how=how,
         tokens=main | subject, subject=subject, main=main,
@@ -330,7 +329,7 @@ class Weights:
         return cached
 
 
-POSTINGS_CAP = 25
+POSTINGS_CAP = 20
 """A token in more memories than this says nothing about which two belong together; it is not used to pair."""
 PARTNERS_PER_MEMORY = 12
 CANDIDATE_MIN = 0.12
