@@ -28,6 +28,7 @@ from memtui.core.model import Memory
 from memtui.core.store import StoreError
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
+from memtui.tui.messages import ThreadSaid
 from memtui.tui.dialogs import (
     ArchiveDialog,
     ChangedDialog,
@@ -183,6 +184,10 @@ class MemtuiApp(App[None]):
         shown.wait(timeout=2.0)
         self.post_message(StoreLoaded(analyse(ws), reason + "-analysed"))
 
+    @on(ThreadSaid)
+    def _thread_said(self, message: ThreadSaid) -> None:
+        message.callback()
+
     @on(StoreFailed)
     def _failed(self, message: StoreFailed) -> None:
         self._header(render.plain(f"memtui · {message.error}"))
@@ -232,7 +237,7 @@ class MemtuiApp(App[None]):
             return
         if self._signature and sig != self._signature:
             self._signature = sig
-            self.call_from_thread(self.reload, "disk")
+            self.post_message(ThreadSaid(lambda: self.reload("disk")))
 
     # ------------------------------------------------------------------------------------------ panes
 
@@ -365,7 +370,7 @@ class MemtuiApp(App[None]):
                 text += f" — {e.reason}"
             lines.append(render.plain(text))
         content = Content("\n").join(lines)
-        self.call_from_thread(self.query_one("#preview-history", Static).update, content)
+        self.post_message(ThreadSaid(lambda: self.query_one("#preview-history", Static).update(content)))
 
     # ------------------------------------------------------------------------------------------ navigation
 
@@ -441,8 +446,9 @@ class MemtuiApp(App[None]):
             result = fn()
         except ops.ChangedOnDisk as exc:
             self.last_error = str(exc)
-            self.call_from_thread(self.push_screen, ChangedDialog(exc.path, str(exc), exc.current_text))
-            self.call_from_thread(self.reload, "changed")
+            dialog = ChangedDialog(exc.path, str(exc), exc.current_text)
+            self.post_message(ThreadSaid(lambda: self.push_screen(dialog)))
+            self.post_message(ThreadSaid(lambda: self.reload("changed")))
             return
         except (ops.OpError, LockHeld, NotInGit, StoreError, OSError) as exc:
             self.last_error = str(exc)
@@ -452,7 +458,7 @@ class MemtuiApp(App[None]):
         self.last_error = ""
         note = ("\n" + "\n".join(result.notes)) if result.notes else ""
         self.notify(result.summary + note, title=label, timeout=4)
-        self.call_from_thread(self.reload, "op")
+        self.post_message(ThreadSaid(lambda: self.reload("op")))
 
     def action_archive(self) -> None:
         """Archive the selected memory (asks for the reason)."""
@@ -464,6 +470,12 @@ class MemtuiApp(App[None]):
             if f.paths[0] == memory.path:  # the other one is newer
                 partner = self.ws.store.get(other)
                 reason = f"superseded by {partner.title if partner else other}"
+                successor = other
+                break
+        else:
+            for _, other in self.ws.partners(memory, "duplicate"):
+                partner = self.ws.store.get(other)
+                reason = f"superseded by {partner.title if partner else other} (a duplicate)"
                 successor = other
                 break
         expected = memory.content_hash

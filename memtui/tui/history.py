@@ -11,6 +11,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from memtui.audit.repo import Event, StoreRepo
+from memtui.tui.messages import ThreadSaid
 from memtui.review import revoked_only
 from memtui.tui import render
 
@@ -81,7 +82,7 @@ class HistoryScreen(Screen[None]):
     @work(thread=True, exclusive=True, group="history", exit_on_error=False, description="Reading history")
     def _load(self) -> None:
         events = self.repo.history()
-        self.app.call_from_thread(self._show, events)
+        self.post_message(ThreadSaid(lambda: self._show(events)))
 
     def _show(self, events: list[Event]) -> None:
         self.events = events
@@ -143,6 +144,11 @@ class HistoryScreen(Screen[None]):
             self.query_one(DataTable).focus()
             getattr(event, "stop", lambda: None)()
 
+    @on(ThreadSaid)
+    def _thread_said(self, message: ThreadSaid) -> None:
+        message.stop()
+        message.callback()
+
     @on(DataTable.RowSelected)
     def _open(self, event: DataTable.RowSelected) -> None:
         shown = self.visible()
@@ -157,7 +163,8 @@ class HistoryScreen(Screen[None]):
             before = self.repo.show(event.commit + "^", event.memory) or b""
         text = before.decode("utf-8", errors="replace")
         diff = self.repo.diff(event.commit)
-        self.app.call_from_thread(self.app.push_screen, HistoryDetail(event, text, diff))
+        detail = HistoryDetail(event, text, diff)
+        self.post_message(ThreadSaid(lambda: self.app.push_screen(detail)))
 
     def action_leave(self) -> None:
         """Back to the panes."""
