@@ -60,7 +60,8 @@ def test_archive_with_a_typed_reason_in_a_real_terminal(tmp_path: Path) -> None:
                 break  # memtui quit and the session closed
             time.sleep(0.1)
         else:
-            raise AssertionError("memtui did not quit on q")
+            screen = tmux("capture-pane", "-p", "-t", session)
+            raise AssertionError(f"memtui did not quit on q; screen was:\n{screen}")
     finally:
         subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
     log = git(top, "log", "-1", "--format=%B")

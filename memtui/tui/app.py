@@ -117,6 +117,8 @@ class MemtuiApp(App[None]):
         self._signature: tuple[tuple[str, int, int], ...] = ()
         self._focused_group = "feedback"
         self._theme_errors: list[str] = []
+        self._quitting = False
+        """Set when the app starts to quit; background threads stop early (the app waits for them)."""
         themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
         for t in themes:
             self.register_theme(t)
@@ -132,6 +134,11 @@ class MemtuiApp(App[None]):
         if action in self.MAIN_SCREEN_ACTIONS and len(self.screen_stack) > 1:
             return False
         return True
+
+    async def action_quit(self) -> None:
+        """Quit, telling background threads to stop first."""
+        self._quitting = True
+        await super().action_quit()
 
     def get_theme_variable_defaults(self) -> dict[str, str]:
         """Badge and flag colours under any theme, taken from the default theme file."""
@@ -181,7 +188,11 @@ class MemtuiApp(App[None]):
         shown = threading.Event()
         self.post_message(StoreLoaded(ws, reason, shown))
         # let the panes paint before the analysis takes the interpreter: the first screen comes first
-        shown.wait(timeout=2.0)
+        for _ in range(40):
+            if shown.wait(0.05) or self._quitting:
+                break
+        if self._quitting:
+            return  # quitting: the app waits for this thread, so it must not start the analysis
         self.post_message(StoreLoaded(analyse(ws), reason + "-analysed"))
 
     @on(ThreadSaid)
@@ -231,6 +242,8 @@ class MemtuiApp(App[None]):
 
     @work(thread=True, exclusive=True, group="watch", exit_on_error=False, description="Watching the store")
     def _poll_disk(self) -> None:
+        if self._quitting:
+            return
         try:
             sig = signature(self.store_path)
         except (StoreError, OSError):
