@@ -67,7 +67,7 @@ def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ig
     if demo:
         from memtui.demo import make_demo_store
 
-        path = make_demo_store()
+        path = make_demo_store(today)  # dated around the day asked for, so --today gives the same report
     else:
         path = _store_path(store_arg)
     store = load_store(path)
@@ -332,7 +332,7 @@ def run_tui(args: argparse.Namespace) -> int:
     if args.demo:
         from memtui.demo import make_demo_store
 
-        path = make_demo_store()
+        path = make_demo_store(_today(args.today) if args.today else None)
     else:
         path = _store_path(args.store)
     from memtui.core.store import detect_layout
