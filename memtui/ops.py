@@ -271,10 +271,6 @@ def _load(txn: _Txn, path: Path, expected_hash: str | None, *, archive: bool = F
     return memory, data
 
 
-def _trailer_path(txn: _Txn, path: Path) -> str:
-    return txn.repo.rel(path)
-
-
 # --------------------------------------------------------------------------------------------- index edits
 
 
@@ -389,10 +385,10 @@ def archive(
         memory, data = _load(txn, path, expected_hash)
         stamps = {"superseded_by": txn.rel(successor)} if successor else {}
         dest = _archive_one(txn, path, data, memory, reason.strip(), stamps)
-        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason),
-                    ("Memtui-Archived-To", _trailer_path(txn, dest))]
+        trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason),
+                    ("Memtui-Archived-To", txn.repo.rel(dest))]
         if successor:
-            trailers.append(("Memtui-Superseded-By", _trailer_path(txn, successor)))
+            trailers.append(("Memtui-Superseded-By", txn.repo.rel(successor)))
         sha = txn.commit(message("archive", path.name, reason, trailers))
         return OpResult("archive", sha, f"archived {memory.path} → {txn.rel(dest)}", (memory.path, txn.rel(dest)),
                         txn.agent_commit, tuple(txn.notes))
@@ -417,7 +413,7 @@ def restore(store: Path, file: str, *, expected_hash: str | None = None, today: 
         _archive_index_remove(txn, path)
         restored = read_memory(dest, txn.rel(dest), in_archive=False)
         _index_add(txn, dest, restored.title, restored.description)
-        trailers = [("Memtui-Memory", _trailer_path(txn, dest)), ("Memtui-Restored-From", _trailer_path(txn, path))]
+        trailers = [("Memtui-Memory", txn.repo.rel(dest)), ("Memtui-Restored-From", txn.repo.rel(path))]
         sha = txn.commit(message("restore", dest.name, "", trailers))
         return OpResult("restore", sha, f"restored {txn.rel(dest)}", (txn.rel(dest),), txn.agent_commit, tuple(txn.notes))
 
@@ -510,8 +506,8 @@ def merge(
             _archive_one(txn, p, data, memory, why, {"merged_into": into_rel})
         result = read_memory(target, into_rel, in_archive=False)
         _index_add(txn, target, result.title, result.description)
-        trailers = [("Memtui-Memory", _trailer_path(txn, p)) for p in others]
-        trailers += [("Memtui-Merged-Into", _trailer_path(txn, target)), ("Memtui-Reason", why)]
+        trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
+        trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
         sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))
         return OpResult("merge", sha, f"merged {', '.join(files)} into {into_rel}", tuple([into_rel, *sources]),
                         txn.agent_commit, tuple(txn.notes))
@@ -551,7 +547,7 @@ def edit(store: Path, file: str, new_text: str, *, expected_hash: str | None = N
         if new_data == data:
             return OpResult("edit", None, f"{memory.path}: no change", (), txn.agent_commit, tuple(txn.notes))
         txn.write(path, new_data, expected=data)
-        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason)]
+        trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("edit", path.name, reason, trailers))
         return OpResult("edit", sha, f"edited {memory.path}", (memory.path,), txn.agent_commit, tuple(txn.notes))
 
@@ -572,7 +568,7 @@ def verify(store: Path, file: str, *, expected_hash: str | None = None, today: d
         if new_text == memory.text:
             return OpResult("verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes))
         txn.write(path, _encode_like(new_text, data), expected=data)
-        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Verified", stamp)]
+        trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Verified", stamp)]
         sha = txn.commit(message("verify", path.name, "", trailers))
         return OpResult("verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes))
 
@@ -585,8 +581,7 @@ def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date
         memory, data = _load(txn, path, expected_hash)
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
-        dates = txn.repo.file_dates()
-        anchor = dates.first.get(memory.path) or dt.date.fromtimestamp(memory.mtime)
+        anchor = txn.repo.first_commit_date(path) or dt.date.fromtimestamp(memory.mtime)
         hits = [h for h in reldates.find_relative_dates(memory.text, anchor) if phrase is None or h.phrase == phrase]
         if not hits:
             raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
@@ -602,7 +597,7 @@ def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date
         new_text = "\n".join(lines)
         txn.write(path, _encode_like(new_text, data), expected=data)
         reason = f'"{hit.phrase}" → {absolute.isoformat()} (written {anchor.isoformat()})'
-        trailers = [("Memtui-Memory", _trailer_path(txn, path)), ("Memtui-Reason", reason)]
+        trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
         return OpResult("fix-date", sha, f"{memory.path}: {reason}", (memory.path,), txn.agent_commit, tuple(txn.notes))
 

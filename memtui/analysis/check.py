@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 
 from memtui.analysis import lint
 from memtui.analysis.relations import MemoryText, find_relations, prepare
-from memtui.core.freshness import Freshness, assess
+from memtui.core.freshness import Freshness, assess, to_date
 from memtui.core.model import WARNING, Finding, Memory
 from memtui.core.store import Store, gc_paused
 
@@ -130,6 +130,4 @@ def _check_store(store: Store, today: dt.date, file_dates: FileDates, parallel: 
 
 
 def _created(memory: Memory) -> dt.date | None:
-    from memtui.core.freshness import to_date
-
     return to_date(memory.field_value("created"))

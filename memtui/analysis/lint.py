@@ -8,6 +8,8 @@ import re
 from collections import defaultdict
 from collections.abc import Iterable
 
+from rapidfuzz import fuzz
+
 from memtui.analysis import dates, secrets
 from memtui.core.freshness import Freshness
 from memtui.core.index import MAX_LINES, MAX_UNITS, format_size
@@ -217,8 +219,6 @@ def index_health(store: Store) -> list[Finding]:
 
 
 def _similar(a: str, b: str) -> bool:
-    from rapidfuzz import fuzz
-
     return fuzz.token_set_ratio(a.lower(), b.lower()) >= 60
 
 

@@ -18,7 +18,6 @@ from memtui.core.store import StoreLayout
 FALLBACK_NAME = "memtui"
 FALLBACK_EMAIL = "memtui@localhost"
 TRAILER_PREFIX = "Memtui-"
-ACTIONS = ("agent-write", "archive", "restore", "merge", "edit", "verify", "fix-date", "undo", "review", "keep-both", "init")
 
 
 class NotInGit(Exception):
@@ -115,10 +114,6 @@ class StoreRepo:
             env.update(GIT_AUTHOR_EMAIL=FALLBACK_EMAIL, GIT_COMMITTER_EMAIL=FALLBACK_EMAIL)
             self.identity_note = "git has no user.name/user.email here; committed as memtui <memtui@localhost>"
         return env
-
-    def commit(self, message: str) -> str | None:
-        """Commit every change under the store's paths, and nothing else. Returns the new sha, or None if no change."""
-        return self.commit_paths_only(message, self._existing_pathspecs())
 
     def commit_paths_only(self, message: str, paths: Sequence[str]) -> str | None:
         """Commit exactly these paths (relative to the work tree) as they are on disk; None if nothing changed.
@@ -234,6 +229,13 @@ class StoreRepo:
             status, _, path = line.partition("\t")
             rows.append((status, path))
         return rows
+
+    def first_commit_date(self, path: Path) -> dt.date | None:
+        """The day a file was first committed (one `git log` on that file), or None."""
+        if not self.has_head():
+            return None
+        days = self.repo.git.log("--format=%cs", "--follow", "--", self.rel(path)).split()
+        return dt.date.fromisoformat(days[-1]) if days else None
 
     def commits_touching(self, since: str, paths: Sequence[str]) -> list[str]:
         """Commits after `since` (exclusive) that touched any of `paths`."""

@@ -13,7 +13,6 @@ from memtui.workspace import Workspace
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
-FLAG_OF = {"contradiction": "C", "duplicate": "D", "secret": "$", "malformed": "!", "new": "N"}
 LINT = {"schema", "relative-date", "archived-but-loaded", "stale", "expired", "unindexed", "broken-link",
         "duplicate-entry"}
 
