@@ -19,7 +19,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     wheels = work / "dist"
     build = subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "--quiet", "-w", str(wheels), str(ROOT)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     if build.returncode != 0:
         pytest.fail(f"pip wheel failed:\n{build.stderr[-2000:]}")
@@ -27,7 +29,9 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
     target = work / "site"
     install = subprocess.run(
         [sys.executable, "-m", "pip", "install", "--no-deps", "--quiet", "--target", str(target), str(wheel)],
-        capture_output=True, text=True, timeout=300,
+        capture_output=True,
+        text=True,
+        timeout=300,
     )
     if install.returncode != 0:
         pytest.fail(f"pip install failed:\n{install.stderr[-2000:]}")
@@ -36,8 +40,7 @@ def installed(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 def _run_installed(site: Path, code: str, cwd: Path) -> subprocess.CompletedProcess[str]:
     env = dict(os.environ, PYTHONPATH=str(site), PYTHONNOUSERSITE="1")
-    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd,
-                          env=env)
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, timeout=120, cwd=cwd, env=env)
 
 
 def test_the_wheel_loads_every_theme_from_itself(installed: Path, tmp_path: Path) -> None:
@@ -45,12 +48,13 @@ def test_the_wheel_loads_every_theme_from_itself(installed: Path, tmp_path: Path
     code = (
         "import memtui, pathlib\n"
         "from memtui.tui.themes import BUILTIN_DIR, load_themes\n"
-        "assert pathlib.Path(memtui.__file__).is_relative_to(pathlib.Path(r'%s')), memtui.__file__\n"
-        "assert BUILTIN_DIR.is_relative_to(pathlib.Path(r'%s')), BUILTIN_DIR\n"
+        f"site = pathlib.Path({str(installed)!r})\n"
+        "assert pathlib.Path(memtui.__file__).is_relative_to(site), memtui.__file__\n"
+        "assert BUILTIN_DIR.is_relative_to(site), BUILTIN_DIR\n"
         "themes, errors = load_themes([BUILTIN_DIR])\n"
         "assert not errors, errors\n"
         "print(' '.join(sorted(t.name for t in themes)))\n"
-    ) % (installed, installed)
+    )
     result = _run_installed(installed, code, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.split() == shipped
