@@ -717,3 +717,26 @@ def init(store: Path) -> OpResult:
     sha = srepo.commit_paths_only(msg, [".gitignore", *srepo.owned_paths()])
     notes = (srepo.identity_note,) if srepo.identity_note else ()
     return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)
+
+
+# --------------------------------------------------------------------------------------------- hook (issue 12)
+# Owned by the "hook" branch: the one public entry the PostToolUse hook uses. Keep it a thin wrapper.
+
+
+def record_agent_write(store: Path, *, session: str | None = None) -> OpResult:
+    """Commit what the agent wrote, on its own (`Memtui-Actor: agent`, plus `Memtui-Session` when known).
+
+    The same recording every decision does first (secrets are withheld), taken under the store's lock.
+    """
+    layout = detect_layout(store)
+    repo = open_repo(layout)
+    if session:
+        plain = repo.commit_paths_only
+        repo.commit_paths_only = (  # type: ignore[method-assign]
+            lambda msg, paths: plain(msg + f"Memtui-Session: {gitrepo.one_line(session)}\n", paths)
+        )
+    with store_lock(lock_path(Path(repo.repo.git_dir), layout.root)):
+        txn = _Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False)
+        _record_agent_writes(txn)
+    summary = f"recorded the agent's writes: {txn.agent_commit[:8]}" if txn.agent_commit else "nothing to record"
+    return OpResult("agent-write", txn.agent_commit, summary, (), txn.agent_commit, tuple(txn.notes))
