@@ -378,6 +378,10 @@ def run_tui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtui` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["hook", "post-tool-use"]:  # runs on every file write of a session: skip the imports below
+        from memtui.hook import post_tool_use
+
+        return post_tool_use()
     from memtui import ops
     from memtui.audit.lock import LockHeld
     from memtui.audit.repo import NotInGit

@@ -20,6 +20,7 @@ import os
 import re
 import shlex
 import sys
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,7 @@ MAX_REPORTED = 6
 MAX_CONTEXT = 6000
 """Claude Code moves hook output over 10,000 characters to a file; stay well under it."""
 SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
+LOCK_RETRIES = 5
 RECORD_CONFIG = "memtui.recordAgentWrites"
 """`git config memtui.recordAgentWrites true` lets the hook commit into a repository memtui did not create."""
 
@@ -250,10 +252,13 @@ def memtui_repository(store_path: Path) -> bool:
     memtui's own repository has its top at the store's parent (the typed layout: at the store root). Any
     other repository — a user's project — is only written when `git config memtui.recordAgentWrites true`.
     """
-    from memtui.audit.repo import try_open_repo
     from memtui.core.store import detect_layout
 
     layout = detect_layout(store_path)
+    if not any((folder / ".git").exists() for folder in (layout.root, *layout.root.parents)):
+        return False  # no repository at all: spare the import of GitPython
+    from memtui.audit.repo import try_open_repo
+
     repo = try_open_repo(layout)
     if repo is None:
         return False
@@ -281,22 +286,64 @@ def record(write: MemoryWrite) -> str | None:
 # --------------------------------------------------------------------------------------------- entry
 
 
-def run(raw: bytes, env: Mapping[str, str] | None = None, today: dt.date | None = None) -> str:
-    """The hook's whole answer for one payload: JSON text, or "" to stay silent."""
+def analyse(raw: bytes, env: Mapping[str, str] | None = None, today: dt.date | None = None,
+            ) -> tuple[MemoryWrite | None, str]:
+    """The memory write a payload describes (None for anything else) and the hook's answer ("" = silent)."""
     write = parse_write(raw, env)
     if write is None:
-        return ""
-    out = ""
+        return None, ""
     report = check_written(write.store, write.file, today)
-    if report is not None:
-        answer = render(report)
-        if answer is not None:
-            out = json.dumps(answer, ensure_ascii=False)
-    try:
-        record(write)
-    except Exception:  # noqa: BLE001 - a lock held by the TUI or a git failure must not cost the agent its warning
-        _debug()
+    answer = render(report) if report is not None else None
+    return write, json.dumps(answer, ensure_ascii=False) if answer is not None else ""
+
+
+def run(raw: bytes, env: Mapping[str, str] | None = None, today: dt.date | None = None) -> str:
+    """The hook's whole answer for one payload, recording the write inline: JSON text, or "" to stay silent."""
+    write, out = analyse(raw, env, today)
+    if write is not None:
+        _record_quietly(write)
     return out
+
+
+def _record_quietly(write: MemoryWrite) -> None:
+    from memtui.audit.lock import LockHeld
+
+    for attempt in range(LOCK_RETRIES):
+        try:
+            record(write)
+            return
+        except LockHeld:
+            if attempt + 1 < LOCK_RETRIES:
+                time.sleep(0.2)  # another hook of the same turn is committing; ours is included or goes next
+        except Exception:  # noqa: BLE001 - a git failure must never reach the agent
+            _debug()
+            return
+
+
+def record_detached(write: MemoryWrite) -> None:
+    """Record the write in a detached process, so the agent's answer never waits for git.
+
+    Claude Code waits for the hook process to exit; committing (GitPython's import alone is a third of a
+    second) would put the answer over its budget. `MEMTUI_HOOK_SYNC=1`, or a system without fork, records
+    inline instead.
+    """
+    if os.environ.get("MEMTUI_HOOK_SYNC") == "1" or not hasattr(os, "fork"):
+        _record_quietly(write)
+        return
+    pid = os.fork()
+    if pid:
+        os.waitpid(pid, 0)  # the middle process exits at once; the grandchild is adopted by init
+        return
+    try:
+        os.setsid()
+        if os.fork():
+            os._exit(0)
+        devnull = os.open(os.devnull, os.O_RDWR)
+        for fd in (0, 1, 2):
+            os.dup2(devnull, fd)  # Claude Code reads our pipes until they close: release them
+        _record_quietly(write)
+    finally:
+        os._exit(0)
 
 
 def post_tool_use(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
@@ -305,16 +352,21 @@ def post_tool_use(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None)
     stdout = stdout if stdout is not None else sys.stdout
     try:
         raw = read_input(stdin)
-        out = run(raw) if raw is not None else ""
+        write, out = analyse(raw) if raw is not None else (None, "")
     except BaseException:  # noqa: BLE001 - the agent must never see a hook error because of memtui
         _debug()
         return 0
-    if out:
-        try:
+    try:
+        if out:
             stdout.write(out + "\n")
-            stdout.flush()
-        except (OSError, ValueError):
-            pass
+        stdout.flush()  # before forking: a buffered answer would be written twice
+    except (OSError, ValueError):
+        pass
+    if write is not None:
+        try:
+            record_detached(write)
+        except BaseException:  # noqa: BLE001
+            _debug()
     return 0
 
 

@@ -7,6 +7,7 @@ import json
 import os
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -237,7 +238,7 @@ def test_secret_in_a_new_memory_is_reported_and_never_committed(config: Path) ->
     new = store / "reference_payments.md"
     new.write_text(secret, encoding="utf-8")
 
-    out = answer(run_hook(write_payload(new, secret), {"CLAUDE_CONFIG_DIR": str(config)}))
+    out = answer(run_hook(write_payload(new, secret), {"CLAUDE_CONFIG_DIR": str(config), "MEMTUI_HOOK_SYNC": "1"}))
 
     assert "secret" in out["systemMessage"]
     assert "remove the secret" in out["hookSpecificOutput"]["additionalContext"]
@@ -253,7 +254,7 @@ def test_agent_write_is_its_own_commit_with_actor_and_session_trailers(config: P
     new = store / "user_role.md"
     new.write_text(UNRELATED, encoding="utf-8")
 
-    silent(run_hook(write_payload(new, UNRELATED), {"CLAUDE_CONFIG_DIR": str(config)}))
+    silent(run_hook(write_payload(new, UNRELATED), {"CLAUDE_CONFIG_DIR": str(config), "MEMTUI_HOOK_SYNC": "1"}))
 
     body = git(top, "log", "-1", "--format=%B")
     assert "Memtui-Actor: agent" in body
@@ -265,8 +266,25 @@ def test_agent_write_is_its_own_commit_with_actor_and_session_trailers(config: P
     assert history[0]["action"] == "agent-write"
     # nothing new written: a second call records nothing
     head = git(top, "rev-parse", "HEAD")
-    silent(run_hook(write_payload(new, UNRELATED), {"CLAUDE_CONFIG_DIR": str(config)}))
+    silent(run_hook(write_payload(new, UNRELATED), {"CLAUDE_CONFIG_DIR": str(config), "MEMTUI_HOOK_SYNC": "1"}))
     assert git(top, "rev-parse", "HEAD") == head
+
+
+def test_by_default_the_commit_is_made_after_the_answer_by_a_detached_process(config: Path) -> None:
+    store = auto_store(config, {"feedback_use_npm.md": NPM})
+    top = store.parent
+    assert subprocess.run([*MEMTUI, "init", str(store)], capture_output=True, timeout=60).returncode == 0
+    new = store / "feedback_use_bun.md"
+    new.write_text(BUN, encoding="utf-8")
+
+    out = answer(run_hook(write_payload(new, BUN), {"CLAUDE_CONFIG_DIR": str(config)}))
+
+    assert "feedback_use_npm.md" in out["systemMessage"]
+    deadline = time.monotonic() + 30
+    while "Memtui-Actor: agent" not in git(top, "log", "-1", "--format=%B"):
+        assert time.monotonic() < deadline, "the detached process did not record the write within 30 s"
+        time.sleep(0.1)
+    assert f"Memtui-Session: {SESSION}" in git(top, "log", "-1", "--format=%B")
 
 
 def test_a_store_inside_the_users_project_repository_is_not_committed_unless_turned_on(tmp_path: Path) -> None:
@@ -279,11 +297,12 @@ def test_a_store_inside_the_users_project_repository_is_not_committed_unless_tur
     new = store / "user_role.md"
     new.write_text(UNRELATED, encoding="utf-8")
 
-    silent(run_hook(write_payload(new, UNRELATED, cwd=project / "src")))
+    sync = {"MEMTUI_HOOK_SYNC": "1"}
+    silent(run_hook(write_payload(new, UNRELATED, cwd=project / "src"), sync))
     assert git(project, "rev-parse", "HEAD") == head
 
     git(project, "config", "memtui.recordAgentWrites", "true")
-    silent(run_hook(write_payload(new, UNRELATED, cwd=project / "src")))
+    silent(run_hook(write_payload(new, UNRELATED, cwd=project / "src"), sync))
     assert "Memtui-Actor: agent" in git(project, "log", "-1", "--format=%B")
     assert git(project, "show", "--name-only", "--format=", "HEAD").split() == [".claude/memory/user_role.md"]
 
