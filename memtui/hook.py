@@ -130,11 +130,20 @@ def check_written(store_path: Path, file: Path, today: dt.date | None = None) ->
     report = check_store(store, today or dt.date.today())
     kinds = INDEX_KINDS if is_index else FILE_KINDS
     if is_index:
-        kept = [f for f in report.findings if f.kind in kinds and (f.kind != "malformed" and f.kind != "secret"
-                                                                    or "MEMORY.md" in f.paths)]
+        # malformed and secret findings name their file: keep the index's own, not every memory's
+        kept = [f for f in report.findings
+                if f.kind in kinds and (f.kind not in ("malformed", "secret") or "MEMORY.md" in f.paths)]
     else:
         kept = [f for f in report.findings if f.kind in kinds and rel in f.paths]
     kept.sort(key=lambda f: (kinds.index(f.kind), f.paths))
+    seen: set[tuple[str, tuple[str, ...], str]] = set()
+    unique = []
+    for f in kept:  # a relative date in both description and body is one thing to fix
+        key = (f.kind, f.paths, f.cue if f.kind in ("relative-date", "schema") else f.message)
+        if key not in seen:
+            seen.add(key)
+            unique.append(f)
+    kept = unique
     quotes: dict[str, str] = {}
     for f in kept:
         if f.kind in ("contradiction", "duplicate"):
@@ -422,3 +431,32 @@ def pre_commit(files: Sequence[str], check: Any) -> int:
         worst = max(worst, int(check(store)))
         print()
     return worst
+
+
+# --------------------------------------------------------------------------------------------- for the TUI
+
+
+@dataclass(frozen=True)
+class AgentWrite:
+    """One agent-write commit: what the agent wrote, when, and in which Claude Code session."""
+
+    commit: str
+    date: str
+    session: str | None
+    memories: tuple[str, ...]
+
+
+def agent_writes(store_path: Path, limit: int | None = None) -> list[AgentWrite]:
+    """The store's agent-write commits, newest first, with the session each came from (`Memtui-Session`)."""
+    from memtui.audit.repo import try_open_repo
+    from memtui.core.store import detect_layout
+
+    repo = try_open_repo(detect_layout(store_path))
+    if repo is None:
+        return []
+    out = []
+    for event in repo.history(limit=limit):
+        if event.action == "agent-write":
+            sessions = event.trailers.get("Memtui-Session", [])
+            out.append(AgentWrite(event.commit, event.date, sessions[0] if sessions else None, event.memories))
+    return out

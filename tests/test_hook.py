@@ -329,3 +329,36 @@ def test_relative_date_asks_the_agent_to_edit_its_memory(config: Path) -> None:
 
     assert 'relative date "next Thursday"' in out["hookSpecificOutput"]["additionalContext"]
     assert "Edit your new memory" in out["hookSpecificOutput"]["additionalContext"]
+
+
+def test_multiedit_payload_and_sessions_for_the_tui(config: Path) -> None:
+    from memtui.hook import agent_writes
+
+    store = auto_store(config, {"feedback_use_npm.md": NPM})
+    assert subprocess.run([*MEMTUI, "init", str(store)], capture_output=True, timeout=60).returncode == 0
+    target = store / "feedback_use_bun.md"
+    target.write_text(BUN, encoding="utf-8")
+    payload = {"session_id": "sess-A", "hook_event_name": "PostToolUse", "tool_name": "MultiEdit",
+               "tool_input": {"file_path": str(target), "edits": [{"old_string": "a", "new_string": "b"}]}}
+    env = {"CLAUDE_CONFIG_DIR": str(config), "MEMTUI_HOOK_SYNC": "1"}
+
+    out = answer(run_hook(payload, env))
+    (store / "user_role.md").write_text(UNRELATED, encoding="utf-8")
+    silent(run_hook({**write_payload(store / "user_role.md", UNRELATED), "session_id": "sess-B"}, env))
+
+    assert "feedback_use_npm.md" in out["systemMessage"]
+    writes = agent_writes(store)
+    assert [(w.session, w.memories) for w in writes] == [
+        ("sess-B", ("memory/user_role.md",)), ("sess-A", ("memory/feedback_use_bun.md",)),
+    ]
+
+
+def test_a_relative_date_in_description_and_body_is_reported_once(config: Path) -> None:
+    store = auto_store(config, {"user_role.md": UNRELATED})
+    text = memory("project_freeze", "project", description="Freeze starts next Thursday",
+                  body="Deploy freeze starts next Thursday.\n\n**Why:** release.\n\n**How to apply:** no merges.")
+    (store / "project_freeze.md").write_text(text, encoding="utf-8")
+
+    out = answer(run_hook(write_payload(store / "project_freeze.md", text), {"CLAUDE_CONFIG_DIR": str(config)}))
+
+    assert out["hookSpecificOutput"]["additionalContext"].count("next Thursday\" goes wrong") == 1
