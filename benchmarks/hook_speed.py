@@ -103,9 +103,9 @@ def main() -> int:
         def touch() -> None:
             new.write_text(NEW + f"\nRevision {next(flip)}.\n", encoding="utf-8")
 
-        rows.append((f"memory write, memtui repo (commit detached)", *timed(payload(new), env, args.runs, touch)))
+        rows.append(("memory write, memtui repo (commit detached)", *timed(payload(new), env, args.runs, touch)))
         sync = {**env, "MEMTUI_HOOK_SYNC": "1"}
-        rows.append((f"memory write + inline commit (not budgeted)", *timed(payload(new), sync, args.runs, touch)))
+        rows.append(("memory write + inline commit (not budgeted)", *timed(payload(new), sync, args.runs, touch)))
         log = subprocess.run(["git", "-C", str(store.parent), "log", "--format=%s", "-n", "3"], capture_output=True,
                              text=True, timeout=60).stdout
         worst = 0.0

@@ -309,7 +309,7 @@ def describe(s: Status) -> list[str]:
         if exe and os.path.isabs(exe) and not os.path.exists(exe):
             lines.append(f"  warning: {exe} does not exist; Claude Code will show a hook error on every write")
     if s.hooks_disabled:
-        lines.append(f"  hooks are disabled there (\"disableAllHooks\": true): Claude Code runs none of them")
+        lines.append("  hooks are disabled there (\"disableAllHooks\": true): Claude Code runs none of them")
     if s.managed_only:
         lines.append("  managed policy settings allow only managed hooks: Claude Code will not run this one")
     if s.plugin:

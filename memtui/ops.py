@@ -730,11 +730,13 @@ def record_agent_write(store: Path, *, session: str | None = None) -> OpResult:
     """
     layout = detect_layout(store)
     repo = open_repo(layout)
-    if session:
-        plain = repo.commit_paths_only
-        repo.commit_paths_only = (  # type: ignore[method-assign]
-            lambda msg, paths: plain(msg + f"Memtui-Session: {gitrepo.one_line(session)}\n", paths)
-        )
+    if session:  # the internal writes the message; the session trailer is appended to its trailer block
+        trailer, plain = f"Memtui-Session: {gitrepo.one_line(session)}\n", repo.commit_paths_only
+
+        def with_session(message: str, paths: Sequence[str]) -> str | None:
+            return plain(message + trailer, paths)
+
+        repo.commit_paths_only = with_session  # type: ignore[method-assign]
     with store_lock(lock_path(Path(repo.repo.git_dir), layout.root)):
         txn = _Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False)
         _record_agent_writes(txn)

@@ -112,7 +112,8 @@ def test_write_of_a_contradicting_memory_tells_the_agent_both_files_and_the_comm
 
 
 def test_edit_payload_is_checked_from_the_file_on_disk(config: Path) -> None:
-    store = auto_store(config, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN.replace("no longer npm", "no longer pnpm")})
+    earlier = BUN.replace("no longer npm", "no longer pnpm")
+    store = auto_store(config, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": earlier})
     target = store / "feedback_use_bun.md"
     target.write_text(BUN, encoding="utf-8")  # the Edit already happened; the payload only carries the fragment
 
