@@ -22,7 +22,7 @@ import shlex
 import sys
 import time
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
@@ -111,7 +111,7 @@ class HookReport:
     rel: str
     is_index: bool
     findings: tuple[Finding, ...]
-    quotes: dict[str, str]
+    quotes: dict[str, str] = field(default_factory=dict, hash=False, compare=False)
     """Store-relative path → the line of that memory most likely in conflict."""
 
 

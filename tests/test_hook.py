@@ -363,3 +363,16 @@ def test_a_relative_date_in_description_and_body_is_reported_once(config: Path) 
     out = answer(run_hook(write_payload(store / "project_freeze.md", text), {"CLAUDE_CONFIG_DIR": str(config)}))
 
     assert out["hookSpecificOutput"]["additionalContext"].count("next Thursday\" goes wrong") == 1
+
+
+def test_auto_memory_directory_from_user_settings_is_a_store(config: Path, tmp_path: Path) -> None:
+    custom = tmp_path / "notes" / "agent-memory"
+    write_files(custom, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    os.utime(custom / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000))
+    payload = write_payload(custom / "feedback_use_bun.md", BUN, cwd=tmp_path)
+    env = {"CLAUDE_CONFIG_DIR": str(config)}
+    silent(run_hook(payload, env))  # not a store until settings say so
+
+    (config / "settings.json").write_text(json.dumps({"autoMemoryDirectory": str(custom)}), encoding="utf-8")
+
+    assert "feedback_use_npm.md" in answer(run_hook(payload, env))["systemMessage"]
