@@ -379,8 +379,10 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtui` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
     if argv[:2] == ["hook", "post-tool-use"]:  # runs on every file write of a session: skip the imports below
-        from memtui.hook import post_tool_use
-
+        try:
+            from memtui.hook import post_tool_use
+        except BaseException:  # noqa: BLE001 - the hook must exit 0 and print nothing, even broken
+            return EXIT_OK
         return post_tool_use()
     from memtui import ops
     from memtui.audit.lock import LockHeld
