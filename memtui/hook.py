@@ -86,9 +86,12 @@ def parse_write(raw: bytes, env: Mapping[str, str] | None = None) -> MemoryWrite
     file = hook_path(raw_path)
     if file is None or not file.is_file():
         return None
+    environ = dict(os.environ if env is None else env)
     cwd_value = payload.get("cwd")
+    if not isinstance(cwd_value, str):
+        cwd_value = environ.get("CLAUDE_PROJECT_DIR")  # Claude Code exports it to every hook
     cwd = hook_path(cwd_value) if isinstance(cwd_value, str) else None
-    store = store_of_file(file, cwd, dict(os.environ if env is None else env))
+    store = store_of_file(file, cwd, environ)
     if store is None:
         return None
     session = payload.get("session_id")

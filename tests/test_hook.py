@@ -376,3 +376,18 @@ def test_auto_memory_directory_from_user_settings_is_a_store(config: Path, tmp_p
     (config / "settings.json").write_text(json.dumps({"autoMemoryDirectory": str(custom)}), encoding="utf-8")
 
     assert "feedback_use_npm.md" in answer(run_hook(payload, env))["systemMessage"]
+
+
+def test_in_repo_store_without_cwd_uses_claude_project_dir_and_cowork_override(tmp_path: Path) -> None:
+    project = write_files(tmp_path / "proj", {".claude/memory/feedback_use_npm.md": NPM,
+                                              ".claude/memory/feedback_use_bun.md": BUN,
+                                              ".claude/memory/MEMORY.md": "- [npm](feedback_use_npm.md) — npm\n"})
+    store = project / ".claude" / "memory"
+    os.utime(store / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000))
+    payload = write_payload(store / "feedback_use_bun.md", BUN)
+    del payload["cwd"]
+
+    silent(run_hook(payload, {"CLAUDE_PROJECT_DIR": ""}))
+    assert "feedback_use_npm.md" in answer(run_hook(payload, {"CLAUDE_PROJECT_DIR": str(project)}))["systemMessage"]
+    assert "feedback_use_npm.md" in answer(run_hook(payload, {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(store)}))[
+        "systemMessage"]
