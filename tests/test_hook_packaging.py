@@ -94,6 +94,10 @@ def _plugin_handler() -> dict:
 def test_plugin_files_describe_the_same_hook_as_the_settings_install() -> None:
     manifest = json.loads((REPO / ".claude-plugin" / "plugin.json").read_text(encoding="utf-8"))
     assert manifest["name"] == "memtui" and manifest["description"]
+    market = json.loads((REPO / ".claude-plugin" / "marketplace.json").read_text(encoding="utf-8"))
+    (entry,) = market["plugins"]
+    assert entry["name"] == manifest["name"] and market["owner"]["name"]
+    assert (REPO / entry["source"] / ".claude-plugin" / "plugin.json").resolve() == (REPO / ".claude-plugin" / "plugin.json")
     handler = _plugin_handler()
     assert handler["type"] == "command"
     assert handler["statusMessage"] == claude_settings.MARKER
