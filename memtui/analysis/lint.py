@@ -20,7 +20,10 @@ LONG_LINE = 150
 VERY_LONG_LINE = 200
 _WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
 _HOW = re.compile(r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
-_LOCATION_IN_BODY = re.compile(r"https?://|\b[\w.-]+\.(?:com|net|org|io|dev|internal|local)\b|[\w-]*/[\w./-]+|`[^`]+`|#[a-z][\w-]+")
+# Only ever `search`ed (is there a location at all?), so each alternative is the shortest text that proves one,
+# which keeps it linear: `[\w-]*/[\w./-]+` and `\b[\w.-]+\.com` retried a long word run from every position
+# (issue 7 H2: 100 KB of `a` took 27 s).
+_LOCATION_IN_BODY = re.compile(r"https?://|(?<=[\w-])\.(?:com|net|org|io|dev|internal|local)\b|/[\w./-]|`[^`]+`|#[a-z][\w-]")
 
 
 def malformed(memories: Iterable[Memory]) -> list[Finding]:
