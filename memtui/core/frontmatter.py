@@ -98,6 +98,9 @@ def _load(block: str) -> Any:
         return loader.construct_document(node)
     except RecursionError:
         raise FrontMatterError("front matter is nested too deeply to read") from None
+    except (ValueError, OverflowError, TypeError) as exc:
+        # e.g. an integer of more than 4,300 digits, which Python refuses to convert
+        raise FrontMatterError(f"front matter holds a value that cannot be read: {str(exc)[:120]}") from None
     finally:
         loader.dispose()
 
