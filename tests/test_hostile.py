@@ -61,7 +61,7 @@ def test_alias_bomb_is_malformed_and_check_finishes(tmp_path: Path, where: str) 
     out = run("check", str(store), "--today", "2026-11-30")
     assert "Traceback" not in out.stderr
     line = next(ln for ln in out.stdout.splitlines() if "feedback_bomb.md" in ln)
-    assert "malformed" in line and "alias" in line, out.stdout
+    assert "malformed" in line and "alias bomb" in line and "cannot be read" not in line, out.stdout
 
 
 def test_every_action_on_an_alias_bomb_finishes_with_a_clear_answer(tmp_path: Path) -> None:

@@ -96,6 +96,8 @@ def _load(block: str) -> Any:
             return None
         _expanded_size(node)
         return loader.construct_document(node)
+    except FrontMatterError:
+        raise
     except RecursionError:
         raise FrontMatterError("front matter is nested too deeply to read") from None
     except (ValueError, OverflowError, TypeError) as exc:
