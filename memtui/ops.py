@@ -645,21 +645,22 @@ def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
         anchor = txn.repo.first_commit_date(path) or dt.date.fromtimestamp(memory.mtime)
-        hits = [h for h in reldates.find_relative_dates(memory.text, anchor) if phrase is None or h.phrase == phrase]
+        found = reldates.find_relative_dates(memory.text, anchor)
+        hits = [h for h in found if phrase is None or h.phrase == phrase]
         if not hits:
             raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
         hit = hits[0]
-        absolute = date or hit.suggestion
-        if absolute is None:
+        replacement = date.isoformat() if date else hit.replacement
+        if replacement is None:
             raise OpError(f"{memory.path}: cannot work out the date for {hit.phrase!r}; give one with --date")
-        # every place the same phrase appears (a description and its body often repeat it) gets the same date
+        # every place the same phrase appears (a description and its body often repeat it) gets the same text
         lines = memory.text.split("\n")
         for h in hits:
             if h.phrase == hit.phrase:
-                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, absolute.isoformat(), 1)
+                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, replacement, 1)
         new_text = "\n".join(lines)
         txn.write(path, _encode_like(new_text, data), expected=data)
-        reason = f'"{hit.phrase}" → {absolute.isoformat()} (written {anchor.isoformat()})'
+        reason = f'"{hit.phrase}" → {replacement} (written {anchor.isoformat()})'
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
         return OpResult("fix-date", sha, f"{memory.path}: {reason}", (memory.path,), txn.agent_commit, tuple(txn.notes))
