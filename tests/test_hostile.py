@@ -116,13 +116,26 @@ def test_one_long_line_does_not_hang_check_or_an_unrelated_action(tmp_path: Path
     assert time.monotonic() - start < LIMIT
 
 
+@pytest.mark.parametrize("index", [
+    "# Memory\n\n" + "<!--" * 65536,                          # unclosed comments: 15 s at 64 KB before
+    "---" + "\n" * 262144 + "- [Rule 1](feedback_rule_1.md) — rule\n",  # unclosed front matter: 50 s at 64 KB
+], ids=["comments", "front-matter"])
+def test_a_hostile_index_does_not_hang_check_or_an_action(tmp_path: Path, index: str) -> None:
+    store = _store(tmp_path, {})
+    (store / "MEMORY.md").write_text(index, encoding="utf-8")  # the agent's write, uncommitted
+    out = run("check", str(store), "--today", "2026-11-30")
+    assert out.returncode in (0, 1) and "Traceback" not in out.stderr, out.stderr
+    out = run("verify", str(store), "feedback_rule_1.md")
+    assert out.returncode == 0, out.stderr
+
+
 def test_every_scanning_regex_in_the_owned_modules_is_linear() -> None:
-    """The benchmark's quick mode on secrets, lint, dates and front matter: CPU time at 64 KB vs 16 KB.
+    """The benchmark's quick mode on secrets, lint, dates, front matter and the index: CPU time at 64 KB vs 16 KB.
 
     Linear growth is 4x; quadratic is 16x and, for the patterns that were, seconds at 64 KB. The benchmark
     flags only growth above n^1.5 that also takes over 50 ms of CPU, so load on the machine cannot fail it.
     """
-    only = ["secrets.", "lint.", "dates.", "frontmatter.", "reading."]
+    only = ["secrets.", "lint.", "dates.", "frontmatter.", "reading.", "index."]
     args = [sys.executable, str(ROOT / "benchmarks" / "regex_adversarial.py"), "--quick"]
     for name in only:
         args += ["--only", name]

@@ -183,7 +183,7 @@ _RECURRING = re.compile(
     r"|每|各"
 )
 _SENTENCE_END = re.compile(r"[.;!?。；！？]")
-_TIME_OF_DAY_PLURAL = re.compile(r"(?i)\s+(?:mornings|afternoons|evenings|nights)\b")
+_TIME_OF_DAY_PLURAL = re.compile(r"(?i)(?<!\s)\s++(?:mornings|afternoons|evenings|nights)\b")
 
 
 def _hit(phrase: str, line: int, resolved: Resolved) -> RelativeDate:
