@@ -236,7 +236,9 @@ def set_keys(text: str, updates: dict[str, str], *, under: str | None = None) ->
 def _set_line(lines: list[str], key: str, rendered: str, under: str | None) -> list[str]:
     if under is None:
         pattern = re.compile(rf"^{re.escape(key)}\s*:")
-        for i, line in enumerate(lines):
+        # the last line of a duplicated key is the one YAML reads (issue 7 F11: verify stamped the first)
+        for i in reversed(range(len(lines))):
+            line = lines[i]
             if pattern.match(line):
                 # replace the value, and drop any continuation lines of a multi-line value
                 j = i + 1
