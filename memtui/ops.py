@@ -436,30 +436,87 @@ def _archived_path(layout: StoreLayout, file: str) -> Path:
 # --------------------------------------------------------------------------------------------- merge
 
 
-def default_merge_text(memories: Sequence[Memory]) -> str:
-    """The newest memory's text with the other memories' distinct body lines appended."""
+def default_merge_text(memories: Sequence[Memory], into: str | None = None) -> str:
+    """The merged memory a person starts from: the target's own text first, then what the others add.
+
+    The target (`into`, a store-relative path) keeps its front matter — its `name` and `description` — and
+    its body leads; when `into` is a new file, the newest memory leads. Each other memory's body follows as
+    its own paragraphs after a blank line, without the lines the text already holds, so a second **Why:**
+    never runs into the first. The result ends with a newline.
+    """
     from memtui.core.freshness import explicit_date
 
     def newness(m: Memory) -> tuple[dt.date, float]:
         return (explicit_date(m)[0] or dt.date.fromtimestamp(m.mtime), m.mtime)
 
-    base = max(memories, key=newness)
+    base = next((m for m in memories if into is not None and m.path == into), None) or max(memories, key=newness)
+    nl = frontmatter.newline_of(base.text)
     seen = {line.strip() for line in base.body.splitlines() if line.strip()}
-    extra: list[str] = []
+    blocks: list[str] = []
     for m in memories:
         if m is base:
             continue
-        for line in m.body.splitlines():
-            if line.strip() and line.strip() not in seen:
-                seen.add(line.strip())
-                extra.append(line)
-    nl = frontmatter.newline_of(base.text)
+        block = _new_paragraphs(m.body, seen)
+        if block:
+            blocks.append(nl.join(block))
     text = base.text
-    if extra:
-        if not text.endswith(("\n", "\r")):
-            text += nl
-        text += nl + nl.join(extra) + nl
+    if not blocks:
+        return text if text.endswith(("\n", "\r")) or not text else text + nl
+    return text.rstrip("\r\n") + nl + nl + (nl + nl).join(blocks) + nl
+
+
+def _new_paragraphs(body: str, seen: set[str]) -> list[str]:
+    """A body's lines minus those already `seen` (which it adds to), blank runs collapsed, edges trimmed."""
+    kept: list[str] = []
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped and stripped in seen:
+            continue
+        if stripped:
+            seen.add(stripped)
+        elif not kept or not kept[-1].strip():
+            continue  # no leading blank line, and never two in a row
+        kept.append(line.rstrip("\r"))
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return kept
+
+
+CHANGE_DATE_KEYS = ("updated", "modified")
+"""Front matter keys that say when a memory last changed: an edit or a merge moves them to today."""
+
+
+def _bump_change_dates(text: str, before: Sequence[Memory], today: dt.date) -> str:
+    """Set `updated`/`modified` (top level or under `metadata:`) to today where the text has them.
+
+    Only keys the text already carries are touched (memtui adds no key a memory did not have: its last
+    commit dates it then), and a value the person typed themselves — one no source memory had — is kept.
+    """
+    try:
+        data = frontmatter.parse(text).data
+    except frontmatter.FrontMatterError:
+        return text
+    stamp = today.isoformat()
+    meta = data.get("metadata")
+    for key in CHANGE_DATE_KEYS:
+        for under, holder in ((None, data), ("metadata", meta if isinstance(meta, dict) else {})):
+            if key not in holder:
+                continue
+            value = holder[key]
+            old_values = [(m.frontmatter if under is None else m.frontmatter.get("metadata") or {}) for m in before]
+            if str(value) == stamp or (before and not any(isinstance(o, dict) and o.get(key) == value for o in old_values)):
+                continue
+            text = frontmatter.set_keys(text, {key: stamp}, under=under)
     return text
+
+
+def _with_final_newline(text: str, like: str | None = None) -> str:
+    """`text` ending with a newline (in the file's convention) when `like` did, or always when `like` is None."""
+    if not text or text.endswith(("\n", "\r")):
+        return text
+    if like is not None and not like.endswith(("\n", "\r")):
+        return text
+    return text + frontmatter.newline_of(like if like else text)
 
 
 def merge(
@@ -491,8 +548,10 @@ def merge(
         if target.exists() and target not in paths:
             raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
         memories = [m for m, _ in loaded]
-        merged_text = text if text is not None else default_merge_text(memories)
+        merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
         merged_text = _validate(merged_text, into_rel, require_type=any(m.type for m in memories))
+        merged_text = _with_final_newline(merged_text)
+        merged_text = _bump_change_dates(merged_text, memories, txn.today)
         others = [p for p in paths if p != target]
         sources = [txn.rel(p) for p in paths if p != target]
         if frontmatter.split_block(merged_text)[0] is not None and "merged_from" not in frontmatter.parse(merged_text).data:
@@ -543,6 +602,10 @@ def edit(store: Path, file: str, new_text: str, *, expected_hash: str | None = N
         nl = frontmatter.newline_of(memory.text) if memory.text else "\n"
         if nl == "\r\n" and "\r\n" not in new_text:
             new_text = new_text.replace("\n", "\r\n")
+        # an editor widget drops the final newline; the file keeps the one it had
+        new_text = _with_final_newline(new_text, memory.text or None)
+        if new_text != memory.text:
+            new_text = _bump_change_dates(new_text, [memory], txn.today)
         new_data = _encode_like(new_text, data)
         if new_data == data:
             return OpResult("edit", None, f"{memory.path}: no change", (), txn.agent_commit, tuple(txn.notes))
@@ -582,21 +645,22 @@ def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
         anchor = txn.repo.first_commit_date(path) or dt.date.fromtimestamp(memory.mtime)
-        hits = [h for h in reldates.find_relative_dates(memory.text, anchor) if phrase is None or h.phrase == phrase]
+        found = reldates.find_relative_dates(memory.text, anchor)
+        hits = [h for h in found if phrase is None or h.phrase == phrase]
         if not hits:
             raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
         hit = hits[0]
-        absolute = date or hit.suggestion
-        if absolute is None:
+        replacement = date.isoformat() if date else hit.replacement
+        if replacement is None:
             raise OpError(f"{memory.path}: cannot work out the date for {hit.phrase!r}; give one with --date")
-        # every place the same phrase appears (a description and its body often repeat it) gets the same date
+        # every place the same phrase appears (a description and its body often repeat it) gets the same text
         lines = memory.text.split("\n")
         for h in hits:
             if h.phrase == hit.phrase:
-                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, absolute.isoformat(), 1)
+                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, replacement, 1)
         new_text = "\n".join(lines)
         txn.write(path, _encode_like(new_text, data), expected=data)
-        reason = f'"{hit.phrase}" → {absolute.isoformat()} (written {anchor.isoformat()})'
+        reason = f'"{hit.phrase}" → {replacement} (written {anchor.isoformat()})'
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
         return OpResult("fix-date", sha, f"{memory.path}: {reason}", (memory.path,), txn.agent_commit, tuple(txn.notes))

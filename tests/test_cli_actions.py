@@ -55,9 +55,11 @@ def test_store_outside_git_points_at_init_and_exits_two(tmp_path: Path) -> None:
     assert run("archive", str(top / "memory"), "a.md", "--reason", "x").returncode == 0
 
 
-def test_demo_history_lists_the_revoked_rule() -> None:
-    out = run("check", "--demo", "--json")
-    store = json.loads(out.stdout)["store"]
+def test_demo_history_lists_the_revoked_rule(tmp_path: Path) -> None:
+    # `check --demo` removes its demo when it exits (issue 8 item 9), so build one that stays for `history`
+    from memtui.demo import make_demo_store
+
+    store = str(make_demo_store(parent=tmp_path))
     events = json.loads(run("history", store, "--revoked", "--json").stdout)
     polite = [e for e in events if e["memory"].endswith("feedback_writing_polite.md")]
     assert len(polite) == 1

@@ -190,3 +190,23 @@ def test_the_parallel_check_finds_exactly_what_the_serial_one_finds(tmp_path: Pa
     parallel = check_store(loaded, TODAY, parallel=True)
     assert [f.to_json() for f in parallel.findings] == [f.to_json() for f in serial.findings]
     assert {"secret", "relative-date"} <= {f.kind for f in parallel.findings}
+
+
+def test_linear_secret_patterns_still_find_every_shape_where_the_old_ones_did() -> None:
+    """The patterns were rewritten to be linear (issue 7 H2); the places a secret hides must still be found."""
+    from memtui.analysis.secrets import scan
+
+    jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
+    cases = {
+        f"token-{jwt}": "JSON Web Token",                       # after a dash: the old `\b` allowed it
+        f"auth={jwt} trailing": "JSON Web Token",
+        "see /+https://deploy:hunter22@ci.example.com/x": "URL carrying credentials",  # scheme after `+`
+        "x https://a.example/p?x=1&token=abcdef1234567890&y=2": "URL carrying a token",
+        "https://a.example/?q=1#access_token=abcdefgh12345678": "URL carrying a token",
+        "-----BEGIN OPENSSH PRIVATE KEY-----": "private key block",
+    }
+    for text, label in cases.items():
+        assert label in [h.label for h in scan(text)], text
+    # and what was no secret stays none
+    for text in ("xhttps://u:pw@host", "http://?" * 1000, "eyJ-" * 1000, "Fixed in https://a.example/?page=2"):
+        assert scan(text) == [], text[:40]

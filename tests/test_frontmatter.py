@@ -94,3 +94,13 @@ def test_yaml_scalar_quotes_only_when_needed() -> None:
     assert fm.yaml_scalar("a: b") == '"a: b"'
     assert fm.yaml_scalar('say "hi" # now') == '"say \\"hi\\" # now"'
     assert fm.yaml_scalar("yes") == '"yes"'  # would otherwise read back as a boolean
+
+
+def test_set_keys_stamps_the_duplicate_key_yaml_reads() -> None:
+    """Issue 7 F11: with two `last_verified:` lines YAML reads the last; stamping the first changed nothing."""
+    from memtui.core.frontmatter import parse, set_keys
+
+    text = "---\nname: x\nlast_verified: 2020-01-01\ntype: user\nlast_verified: 2019-01-01\n---\nbody\n"
+    stamped = set_keys(text, {"last_verified": "2026-11-30"})
+    assert parse(stamped).data["last_verified"] == "2026-11-30"
+    assert stamped == text.replace("2019-01-01", "2026-11-30")

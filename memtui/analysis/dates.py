@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import datetime as dt
 import re
 from dataclasses import dataclass
@@ -33,13 +34,40 @@ _ZH = re.compile(
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3}
 
 
+_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
+           "November", "December")
+
+
 @dataclass(frozen=True)
 class RelativeDate:
-    """A relative date phrase found in a memory, with the absolute date it most likely meant."""
+    """A relative date phrase found in a memory, with the absolute date (or span of days) it most likely meant.
+
+    "tomorrow" and "next Thursday" name one day (`suggestion`); "last month", "this week" and "明年" name a
+    range (`span`, first and last day, and no one-day `suggestion`): proposing a single day for them would
+    write something the memory never said.
+    """
 
     phrase: str
     line: int
     suggestion: dt.date | None
+    span: tuple[dt.date, dt.date] | None = None
+
+    @property
+    def replacement(self) -> str | None:
+        """The text `fix-date` puts in place of the phrase: an ISO date, or the range said absolutely."""
+        if self.suggestion is not None:
+            return self.suggestion.isoformat()
+        if self.span is None:
+            return None
+        first, last = self.span
+        chinese = any("\u4e00" <= ch <= "\u9fff" for ch in self.phrase)
+        if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31):
+            return f"{first.year}年" if chinese else str(first.year)
+        if first.day == 1 and last == _month_end(first):
+            return f"{first.year}年{first.month}月" if chinese else f"{_MONTHS[first.month - 1]} {first.year}"
+        if chinese:
+            return f"{first.isoformat()}—{last.isoformat()}"
+        return f"the {'weekend' if first.weekday() == 5 else 'week'} of {first.isoformat()}"
 
 
 def _next_weekday(anchor: dt.date, weekday: int, *, strictly_next_week: bool = False) -> dt.date:
@@ -55,7 +83,23 @@ def _month_end(anchor: dt.date) -> dt.date:
     return first_next - dt.timedelta(days=1)
 
 
-def _resolve_en(m: re.Match[str], anchor: dt.date) -> dt.date | None:
+Resolved = dt.date | tuple[dt.date, dt.date] | None
+
+
+def _week(monday: dt.date) -> tuple[dt.date, dt.date]:
+    return monday, monday + dt.timedelta(days=6)
+
+
+def _month(year: int, month0: int) -> tuple[dt.date, dt.date]:
+    first = dt.date(year + month0 // 12, month0 % 12 + 1, 1)
+    return first, _month_end(first)
+
+
+def _year(year: int) -> tuple[dt.date, dt.date]:
+    return dt.date(year, 1, 1), dt.date(year, 12, 31)
+
+
+def _resolve_en(m: re.Match[str], anchor: dt.date) -> Resolved:
     phrase = m.group("phrase").lower()
     if "after tomorrow" in phrase:
         return anchor + dt.timedelta(days=2)
@@ -72,11 +116,11 @@ def _resolve_en(m: re.Match[str], anchor: dt.date) -> dt.date | None:
         step = {"last": -1, "this": 0, "coming": 1, "next": 1}[rel]
         if unit.startswith("week"):
             monday = anchor - dt.timedelta(days=anchor.weekday()) + dt.timedelta(weeks=step)
-            return monday + dt.timedelta(days=5) if unit == "weekend" else monday
+            saturday = monday + dt.timedelta(days=5)
+            return (saturday, saturday + dt.timedelta(days=1)) if unit == "weekend" else _week(monday)
         if unit == "month":
-            month = anchor.month - 1 + step
-            return dt.date(anchor.year + month // 12, month % 12 + 1, 1)
-        return dt.date(anchor.year + step, 1, 1)
+            return _month(anchor.year, anchor.month - 1 + step)
+        return _year(anchor.year + step)
     count_text = m.group("n") or m.group("n3")
     if count_text:
         count = _NUMBERS.get(count_text.lower(), None) or int(count_text)
@@ -92,7 +136,7 @@ def _resolve_en(m: re.Match[str], anchor: dt.date) -> dt.date | None:
     return None
 
 
-def _resolve_zh(m: re.Match[str], anchor: dt.date) -> dt.date | None:
+def _resolve_zh(m: re.Match[str], anchor: dt.date) -> Resolved:
     phrase = m.group("phrase")
     simple = {"今天": 0, "今晚": 0, "明天": 1, "明早": 1, "后天": 2, "大后天": 3, "昨天": -1, "前天": -2}
     if phrase in simple:
@@ -101,21 +145,21 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> dt.date | None:
         step = {"下": 1, "下个": 1, "上": -1, "上个": -1, "本": 0, "这": 0, "这个": 0}[m.group("zrel")]
         monday = anchor - dt.timedelta(days=anchor.weekday()) + dt.timedelta(weeks=step)
         wd = m.group("zwd")
-        return monday + dt.timedelta(days=ZH_WEEKDAYS[wd]) if wd else monday
+        return monday + dt.timedelta(days=ZH_WEEKDAYS[wd]) if wd else _week(monday)
     if m.group("zmrel"):
         step = {"下个": 1, "上个": -1, "这个": 0, "本": 0}[m.group("zmrel")]
-        month = anchor.month - 1 + step
-        return dt.date(anchor.year + month // 12, month % 12 + 1, 1)
+        return _month(anchor.year, anchor.month - 1 + step)
     if phrase == "月底":
         return _month_end(anchor)
     if phrase == "周末":
-        return anchor + dt.timedelta(days=(5 - anchor.weekday()) % 7)
+        saturday = anchor + dt.timedelta(days=(5 - anchor.weekday()) % 7)
+        return saturday, saturday + dt.timedelta(days=1)
     if phrase in ("明年", "去年", "今年"):
-        return dt.date(anchor.year + {"明年": 1, "去年": -1, "今年": 0}[phrase], 1, 1)
+        return _year(anchor.year + {"明年": 1, "去年": -1, "今年": 0}[phrase])
     return None
 
 
-_MARKERS = ("tomorrow", "yesterday", "today", "tonight", "next ", "last ", "coming ", " ago", "end of", "weekend",
+_MARKERS = ("tomorrow", "yesterday", "today", "tonight", "next ", "last ", "this ", "coming ", " ago", "end of", "weekend",
             *WEEKDAYS, "天", "周", "星期", "礼拜", "月", "年", "晚", "早")
 _IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
 
@@ -133,8 +177,27 @@ def _may_hold_relative_date(text: str) -> bool:
     return any(m in low for m in _MARKERS) or (" in " in low and _IN_N.search(text) is not None)
 
 
+# A sentence that says the thing recurs: "weekly handover on Monday" is a schedule, not a date to fix.
+_RECURRING = re.compile(
+    r"(?i)\b(?:every|each|weekly|bi-?weekly|fortnightly|daily|nightly|monthly|recurring|routinely|usually|always)\b"
+    r"|每|各"
+)
+_SENTENCE_END = re.compile(r"[.;!?。；！？]")
+_TIME_OF_DAY_PLURAL = re.compile(r"(?i)(?<!\s)\s++(?:mornings|afternoons|evenings|nights)\b")
+
+
+def _hit(phrase: str, line: int, resolved: Resolved) -> RelativeDate:
+    if isinstance(resolved, tuple):
+        return RelativeDate(phrase, line, None, resolved)
+    return RelativeDate(phrase, line, resolved)
+
+
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
-    """Relative date phrases on lines that carry no absolute date, outside code blocks."""
+    """Relative date phrases on lines that carry no absolute date, outside code blocks.
+
+    Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一").
+    Reported with a `span` instead of a one-day date: ranges ("this week", "last month", "明年").
+    """
     found: list[RelativeDate] = []
     if not _may_hold_relative_date(text):
         return found
@@ -146,13 +209,58 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
         if in_code or _ABSOLUTE.search(line):
             continue
         clean = re.sub(r"`[^`]*`", "", line)
+        ends = [m.start() for m in _SENTENCE_END.finditer(clean)]
         for m in _EN.finditer(clean):
             before = clean[max(0, m.start() - 12) : m.start()].lower()
             if re.search(r"\b(every|each)\s+$", before):
                 continue  # "every Monday" is a schedule, not a date
-            found.append(RelativeDate(m.group("phrase"), number, _resolve_en(m, anchor) if anchor else None))
+            if m.group("wd") and (_recurs(clean, ends, m.start(), m.end())
+                                  or _TIME_OF_DAY_PLURAL.match(clean, m.end())):
+                continue  # "weekly handover on Monday", "on Monday mornings"
+            found.append(_hit(m.group("phrase"), number, _resolve_en(m, anchor) if anchor else None))
         for m in _ZH.finditer(clean):
             if clean[max(0, m.start() - 1) : m.start()] in ("每", "各"):
                 continue
-            found.append(RelativeDate(m.group("phrase"), number, _resolve_zh(m, anchor) if anchor else None))
+            found.append(_hit(m.group("phrase"), number, _resolve_zh(m, anchor) if anchor else None))
     return found
+
+
+def _recurs(line: str, ends: list[int], start: int, end: int) -> bool:
+    """Whether the sentence around line[start:end] says it recurs (sentence ends found once per line)."""
+    at = bisect.bisect_left(ends, start)
+    first = ends[at - 1] + 1 if at else 0
+    last = ends[at] if at < len(ends) else len(line)
+    return _RECURRING.search(line, first, last) is not None
+
+
+def unique_phrases(hits: list[RelativeDate], body_line: int = 2) -> list[RelativeDate]:
+    """One hit per phrase (case-insensitive): a description and its body often repeat it; fix-date replaces both.
+
+    The hit kept is the first one at or after `body_line` (where the body starts, a line a person can be
+    shown), with the date the first occurrence resolved to.
+    """
+    by_phrase: dict[str, RelativeDate] = {}
+    for hit in hits:
+        key = hit.phrase.lower()
+        kept = by_phrase.get(key)
+        if kept is None:
+            by_phrase[key] = hit
+        elif kept.line < body_line <= hit.line:
+            by_phrase[key] = RelativeDate(kept.phrase, hit.line, kept.suggestion, kept.span)
+    return list(by_phrase.values())
+
+
+def fix_proposals(text: str, anchor: dt.date | None) -> list[RelativeDate]:
+    """What `fix-date` would do to a memory file's whole text, without writing: one proposal per phrase.
+
+    Each proposal has the phrase, its line in the file (in the body when the phrase is also there), either
+    a one-day `suggestion` or a `span` for a range, and the `replacement` text. The TUI's `f` dialog shows
+    these and asks before `ops.fix_date(store, file, phrase=..., date=...)` writes anything.
+    """
+    from memtui.core.frontmatter import FrontMatterError, split_block
+
+    try:
+        body_offset = split_block(text)[1]
+    except FrontMatterError:
+        body_offset = 0
+    return unique_phrases(find_relative_dates(text, anchor), text.count("\n", 0, body_offset) + 1)

@@ -20,7 +20,10 @@ LONG_LINE = 150
 VERY_LONG_LINE = 200
 _WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
 _HOW = re.compile(r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
-_LOCATION_IN_BODY = re.compile(r"https?://|\b[\w.-]+\.(?:com|net|org|io|dev|internal|local)\b|[\w-]*/[\w./-]+|`[^`]+`|#[a-z][\w-]+")
+# Only ever `search`ed (is there a location at all?), so each alternative is the shortest text that proves one,
+# which keeps it linear: `[\w-]*/[\w./-]+` and `\b[\w.-]+\.com` retried a long word run from every position
+# (issue 7 H2: 100 KB of `a` took 27 s).
+_LOCATION_IN_BODY = re.compile(r"https?://|(?<=[\w-])\.(?:com|net|org|io|dev|internal|local)\b|/[\w./-]|`[^`]+`|#[a-z][\w-]")
 
 
 def malformed(memories: Iterable[Memory]) -> list[Finding]:
@@ -100,7 +103,13 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
 
 
 def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> list[Finding]:
-    """Relative dates with the absolute date they most likely meant, counted from the file's first commit."""
+    """Relative dates with the absolute date (or range) they most likely meant, counted from the file's first commit.
+
+    One finding per phrase and memory: a phrase in both the description and the body is reported once, at
+    its body line. Recurring days ("every Friday", "weekly handover on Monday") are not reported; ranges
+    ("last month") carry `details["range"]` and no one-day `suggestion`. `details["replacement"]` is the
+    text `fix-date` would write, so a front end can show it and ask before anything is written.
+    """
     out: list[Finding] = []
     readable = [m for m in memories if not m.error and m.is_active]
     likely = dates.suspects([m.description + "\n" + m.body for m in readable])
@@ -109,16 +118,23 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
             continue
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
         anchor = anchors.get(m.path)
-        for hit in dates.find_relative_dates(m.description + "\n" + m.body, anchor):
+        for hit in dates.unique_phrases(dates.find_relative_dates(m.description + "\n" + m.body, anchor)):
             line = offset + hit.line - 1 if hit.line > 1 else None
             suggestion = hit.suggestion.isoformat() if hit.suggestion else None
-            hint = f"; probably {suggestion} (written {anchor.isoformat()})" if suggestion and anchor else ""
+            span = [hit.span[0].isoformat(), hit.span[1].isoformat()] if hit.span else None
+            if suggestion and anchor:
+                hint = f"; probably {suggestion} (written {anchor.isoformat()})"
+            elif span and anchor:
+                hint = f"; probably {hit.replacement} ({span[0]} to {span[1]}; written {anchor.isoformat()})"
+            else:
+                hint = ""
             out.append(
                 Finding(
                     "relative-date", WARNING, (m.path,),
                     f"{m.path}: relative date \"{hit.phrase}\" with no absolute date{hint}",
                     line=line, cue=hit.phrase,
-                    details={"phrase": hit.phrase, "suggestion": suggestion},
+                    details={"phrase": hit.phrase, "suggestion": suggestion, "range": span,
+                             "replacement": hit.replacement},
                 )
             )
     return out

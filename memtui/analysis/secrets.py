@@ -8,35 +8,82 @@ from dataclasses import dataclass
 from memtui.analysis.text import Corpus
 
 # (label, pattern). Ordered from most to least specific; the first hit on a span wins.
+# Every pattern is linear on any line (issue 7 H2: one 256 KB line of `http://?` took minutes): a pattern whose
+# prefix could start again inside its own run starts only where that run starts (a lookbehind) and never gives
+# back what a possessive quantifier took, so each character is scanned a bounded number of times. Conditions
+# that cannot be said that way (a token parameter inside a URL, the `eyJ` of a JWT) are checked on the match by
+# `_REFINE`. `benchmarks/regex_adversarial.py` times each one on adversarial lines.
 PATTERNS: tuple[tuple[str, re.Pattern[str]], ...] = tuple(
     (label, re.compile(rx))
     for label, rx in (
         ("private key block", r"-----BEGIN (?:[A-Z]+ )*PRIVATE KEY(?: BLOCK)?-----"),
-        ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}"),
-        ("OpenAI-style API key", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}"),
-        ("Stripe key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}"),
-        ("Brave Search API key", r"\bBSA[A-Za-z0-9_-]{20,}"),
-        ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}|github_pat_[A-Za-z0-9_]{22,})"),
-        ("Google OAuth token", r"\bya29\.[A-Za-z0-9_-]{10,}"),
+        ("Anthropic API key", r"\bsk-ant-[A-Za-z0-9_-]{20,}+"),
+        ("OpenAI-style API key", r"\bsk-(?:proj-)?[A-Za-z0-9_-]{20,}+"),
+        ("Stripe key", r"\b(?:sk|rk|pk)_(?:live|test)_[A-Za-z0-9]{16,}+"),
+        ("Brave Search API key", r"\bBSA[A-Za-z0-9_-]{20,}+"),
+        ("GitHub token", r"\b(?:gh[pousr]_[A-Za-z0-9]{36,}+|github_pat_[A-Za-z0-9_]{22,}+)"),
+        ("Google OAuth token", r"\bya29\.[A-Za-z0-9_-]{10,}+"),
         ("Google API key", r"\bAIza[0-9A-Za-z_-]{35}"),
         ("AWS access key id", r"\b(?:AKIA|ASIA|AGPA|AIDA|AROA)[0-9A-Z]{16}\b"),
-        ("AWS secret access key", r"(?i)aws_?secret_?access_?key\s*[:=]\s*['\"]?[A-Za-z0-9/+=]{40}"),
-        ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}"),
-        ("Slack webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}"),
-        ("JSON Web Token", r"\beyJ[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}\.[A-Za-z0-9_-]{10,}"),
-        ("URL carrying credentials", r"\b[a-z][a-z0-9+.-]*://[^\s/:@]+:[^\s/@]{3,}@[^\s]+"),
-        (
-            "URL carrying a token",
-            r"(?i)\bhttps?://[^\s]*[?&#](?:access_token|token|api_?key|apikey|key|secret|sig|signature|password|auth|code)=[^&\s]{8,}",
-        ),
+        ("AWS secret access key", r"(?i)aws_?secret_?access_?key\s*+[:=]\s*+['\"]?[A-Za-z0-9/+=]{40}"),
+        ("Slack token", r"\bxox[abposr]-[A-Za-z0-9-]{10,}+"),
+        ("Slack webhook", r"https://hooks\.slack\.com/services/[A-Za-z0-9/]{20,}+"),
+        # three dot-separated base64url segments; _REFINE requires the first to hold `eyJ` (a JSON header)
+        ("JSON Web Token", r"(?<![A-Za-z0-9_-])[A-Za-z0-9_-]{13,}+\.[A-Za-z0-9_-]{10,}+\.[A-Za-z0-9_-]{10,}+"),
+        # from `://` on; _REFINE walks back over the scheme (`[a-z][a-z0-9+.-]*` after a word boundary)
+        ("URL carrying credentials", r"://[^\s/:@]++:[^\s/@]{3,}+@\S++"),
+        # a whole URL; _REFINE requires a token-like parameter in it
+        ("URL carrying a token", r"(?i)\bhttps?://\S++"),
         (
             "credential assignment",
-            r"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|password|passwd|client[_-]?secret)\b\s*[:=]\s*['\"]?(?=[A-Za-z0-9/+_.\-]*\d)[A-Za-z0-9/+_.\-]{12,}",
+            r"(?i)\b(?:api[_-]?key|secret(?:[_-]?key)?|access[_-]?token|auth[_-]?token|password|passwd|client[_-]?secret)\b\s*+[:=]\s*+['\"]?(?=[A-Za-z0-9/+_.\-]*?\d)[A-Za-z0-9/+_.\-]{12,}+",
         ),
-        ("long hex string", r"\b[a-f0-9]{32,}\b"),
-        ("long base64 string", r"(?<![A-Za-z0-9/+])(?=[A-Za-z0-9+/]*[A-Z])(?=[A-Za-z0-9+/]*[a-z])(?=[A-Za-z0-9+/]*\d)[A-Za-z0-9+/]{40,}={0,2}"),
+        ("long hex string", r"\b[a-f0-9]{32,}+\b"),
+        ("long base64 string", r"(?<![A-Za-z0-9/+])[A-Za-z0-9+/]{40,}+={0,2}"),
     )
 )
+
+_TOKEN_PARAM = re.compile(
+    r"(?i)[?&#](?:access_token|token|api_?key|apikey|key|secret|sig|signature|password|auth|code)=[^&\s]{8,}+"
+)
+_JWT_HEAD = re.compile(r"\beyJ")
+_SCHEME_CHARS = frozenset("abcdefghijklmnopqrstuvwxyz0123456789+.-")
+
+
+def _scheme_start(line: str, colon: int) -> int | None:
+    """Where the URL scheme ending at `colon` starts: the leftmost `[a-z]` at a word boundary in the run before it."""
+    run = colon
+    while run > 0 and line[run - 1] in _SCHEME_CHARS:
+        run -= 1
+    for at in range(run, colon):
+        if "a" <= line[at] <= "z" and (at == 0 or not (line[at - 1].isalnum() or line[at - 1] == "_")):
+            return at
+    return None
+
+
+_MIXED = (re.compile(r"[A-Z]"), re.compile(r"[a-z]"), re.compile(r"\d"))
+
+
+def _refine(label: str, match: re.Match[str]) -> tuple[int, int] | None:
+    """The span a pattern's match really counts for, or None when the extra condition fails (all linear)."""
+    value = match.group(0)
+    if label == "URL carrying a token":
+        end = None
+        for param in _TOKEN_PARAM.finditer(value):
+            end = param.end()  # the last one, as a greedy `\S*` before it would have reached
+        return (match.start(), match.start() + end) if end is not None else None
+    if label == "URL carrying credentials":
+        start = _scheme_start(match.string, match.start())
+        return (start, match.end()) if start is not None else None
+    if label == "JSON Web Token":
+        head_end = value.index(".")
+        head = _JWT_HEAD.search(value, 0, head_end)
+        return (match.start() + head.start(), match.end()) if head and head_end - head.start() >= 13 else None
+    if label == "long base64 string":
+        # upper, lower and a digit somewhere: a word or a path is not a key
+        return match.span() if all(rx.search(value) for rx in _MIXED) else None
+    return match.span()
+
 
 _COMMIT_CONTEXT = re.compile(r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|sha256|md5|digest)\b")
 
@@ -92,15 +139,16 @@ def scan(text: str) -> list[SecretHit]:
         taken: list[tuple[int, int]] = []
         for label, pattern in PATTERNS:
             for match in pattern.finditer(line):
-                span = match.span()
-                if any(s < span[1] and span[0] < e for s, e in taken):
+                span = _refine(label, match)
+                if span is None or any(s < span[1] and span[0] < e for s, e in taken):
                     continue
-                if label == "long hex string" and _looks_like_digest(line, match.group(0)):
+                value = line[span[0] : span[1]]
+                if label == "long hex string" and _looks_like_digest(line, value):
                     continue
-                if label == "long base64 string" and ("/" in match.group(0) and match.group(0).count("/") > 2):
+                if label == "long base64 string" and value.count("/") > 2:
                     continue  # a path, not a key
                 taken.append(span)
-                hits.append(SecretHit(label, number, redact(match.group(0))))
+                hits.append(SecretHit(label, number, redact(value)))
     return hits
 
 

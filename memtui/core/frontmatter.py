@@ -40,6 +40,73 @@ class FrontMatterError(ValueError):
     """Front matter that cannot be read; the message says why."""
 
 
+MAX_ALIAS_EXPANSION = 10_000
+"""How many values YAML aliases may add beyond the nodes actually written (a real memory uses none)."""
+
+
+def _expanded_size(root: yaml.Node) -> int:
+    """Values the document holds once every alias is expanded; raises FrontMatterError past the budget.
+
+    PyYAML builds an alias bomb (`a1: [*a0, *a0, ...]`, nine levels) cheaply as shared objects, but anything
+    that walks the values afterwards — joining a list-valued `name`, JSON output, a secret scan — walks 9^9
+    of them. Counted on the node graph with memoised sizes, this is linear in what was written.
+    """
+    sizes: dict[int, int] = {}
+    distinct = 0
+    on_path: set[int] = set()
+    stack: list[tuple[yaml.Node, bool]] = [(root, False)]
+    while stack:
+        node, children_done = stack.pop()
+        key = id(node)
+        if children_done:
+            on_path.discard(key)
+            total = 1 + sum(sizes[id(child)] for child in _children(node))
+            sizes[key] = total
+            if total > distinct + MAX_ALIAS_EXPANSION:
+                raise FrontMatterError(
+                    f"front matter uses YAML aliases that expand to more than {MAX_ALIAS_EXPANSION:,} extra "
+                    "values (an alias bomb); memtui will not expand it"
+                )
+            continue
+        if key in sizes:
+            continue
+        if key in on_path:
+            raise FrontMatterError("front matter has a YAML alias that refers to itself; memtui will not expand it")
+        distinct += 1
+        on_path.add(key)
+        stack.append((node, True))
+        stack.extend((child, False) for child in _children(node) if id(child) not in sizes)
+    return sizes[id(root)]
+
+
+def _children(node: yaml.Node) -> list[yaml.Node]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [part for pair in node.value for part in pair]
+    return []
+
+
+def _load(block: str) -> Any:
+    """YAML-load one front matter block, refusing alias expansion past the budget before constructing."""
+    loader = _LOADER(block)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _expanded_size(node)
+        return loader.construct_document(node)
+    except FrontMatterError:
+        raise
+    except RecursionError:
+        raise FrontMatterError("front matter is nested too deeply to read") from None
+    except (ValueError, OverflowError, TypeError) as exc:
+        # e.g. an integer of more than 4,300 digits, which Python refuses to convert
+        raise FrontMatterError(f"front matter holds a value that cannot be read: {str(exc)[:120]}") from None
+    finally:
+        loader.dispose()
+
+
 @dataclass(frozen=True)
 class FrontMatter:
     """The parsed front matter block of one file."""
@@ -101,10 +168,10 @@ def parse(text: str) -> FrontMatter:
     block = block.replace("\r\n", "\n")
     retried = False
     try:
-        data = yaml.load(block, Loader=_LOADER)
+        data = _load(block)
     except yaml.YAMLError as first_error:
         try:
-            data = yaml.load(_quote_retry(block), Loader=_LOADER)
+            data = _load(_quote_retry(block))
             retried = True
         except yaml.YAMLError:
             raise FrontMatterError(f"front matter is not valid YAML: {_yaml_reason(first_error)}") from None
@@ -169,7 +236,9 @@ def set_keys(text: str, updates: dict[str, str], *, under: str | None = None) ->
 def _set_line(lines: list[str], key: str, rendered: str, under: str | None) -> list[str]:
     if under is None:
         pattern = re.compile(rf"^{re.escape(key)}\s*:")
-        for i, line in enumerate(lines):
+        # the last line of a duplicated key is the one YAML reads (issue 7 F11: verify stamped the first)
+        for i in reversed(range(len(lines))):
+            line = lines[i]
             if pattern.match(line):
                 # replace the value, and drop any continuation lines of a multi-line value
                 j = i + 1

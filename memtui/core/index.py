@@ -16,7 +16,9 @@ MAX_UNITS = 25_000
 _ENTRY = re.compile(
     r"^\s*[-*+]\s+\[(?P<title>(?:[^\]\\\n]|\\.)+)\]\((?P<target>[^)\s]+)\)\s*(?:(?:—|–|--|-|:)\s*(?P<hook>.*))?$"
 )
-_FRONT = re.compile(r"\A---\s*\n[\s\S]*?---\s*\n?")  # Claude Code's own pattern
+# Claude Code's own pattern (`\A---\s*\n[\s\S]*?---\s*\n?`), same matches, but the opening takes no newline
+# before its `\n`: `\s*\n` retried the lazy scan once per blank line (quadratic; issue 7 H2).
+_FRONT = re.compile(r"\A---[^\S\n]*\n[\s\S]*?---\s*\n?")
 _COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
 
@@ -56,7 +58,8 @@ def measure(text: str) -> IndexBudget:
     front = _FRONT.match(text)
     if front:
         pos = front.end()
-    for comment in _COMMENT.finditer(text, pos):
+    # no comment closes past the last "-->": without this bound every unclosed "<!--" scans to the end (issue 7 H2)
+    for comment in _COMMENT.finditer(text, pos, max(pos, text.rfind("-->") + 3)):
         kept_chars.append(text[pos : comment.start()])
         offsets.extend(range(pos, comment.start()))
         pos = comment.end()

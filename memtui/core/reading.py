@@ -33,12 +33,26 @@ def decode(data: bytes) -> str:
     return text[1:] if text.startswith(BOM) else text
 
 
-def _as_text(value: Any) -> str:
+_TEXT_LIMIT = 10_000
+
+
+def _as_text(value: Any, _depth: int = 0) -> str:
+    # Bounded in depth and length: the parser already refuses alias bombs, and this never walks far either way.
     if value is None:
         return ""
     if isinstance(value, (list, tuple)):
-        return " ".join(_as_text(v) for v in value)
-    return str(value).strip()
+        if _depth >= 8:
+            return ""
+        parts: list[str] = []
+        size = 0
+        for item in value:
+            part = _as_text(item, _depth + 1)
+            parts.append(part)
+            size += len(part) + 1
+            if size > _TEXT_LIMIT:
+                break
+        return " ".join(parts)[:_TEXT_LIMIT].strip()
+    return str(value).strip()[:_TEXT_LIMIT]
 
 
 def read_memory(abs_path: Path, rel_path: str, *, in_archive: bool, archived_hint: bool = False) -> Memory:

@@ -3,13 +3,20 @@
 This seeds a scratch folder (it never touches a user's store): the agent's writes are replayed as backdated
 commits, and the people's decisions in the history (the revoked polite-writing rule, a verify, a finished
 review) are made with memtui's own ops, so the history reads exactly as a real one would.
+
+Where it lives: a demo made without a `parent` is built in `<tmp>/memtui-demo-XXXX/` (the system temp folder,
+`$TMPDIR`) and removed when the process that made it exits, so `memtui check --demo` and `make demo` leave
+nothing behind. A folder whose process was killed (kill -9 skips exit handlers) is removed by the next demo
+built on the machine: each holds an owner file with its process id.
 """
 
 from __future__ import annotations
 
+import atexit
 import datetime as dt
 import os
 import re
+import shutil
 import subprocess
 import tempfile
 from contextlib import contextmanager
@@ -84,12 +91,73 @@ def _record(repo: Path, files: list[str], day: dt.date) -> None:
     _git(repo, "commit", "-q", "--no-verify", "-m", msg, day=day)
 
 
+DEMO_PREFIX = "memtui-demo-"
+OWNER_FILE = ".memtui-demo-owner"
+
+
+def _remove(base: Path, owner: int) -> None:
+    # a forked worker inherits exit handlers; only the process that made the demo removes it
+    if os.getpid() == owner:
+        shutil.rmtree(base, ignore_errors=True)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return False
+    except PermissionError:
+        return True  # someone else's process
+    return True
+
+
+def sweep_stale_demos(folder: Path | None = None) -> list[Path]:
+    """Remove demo folders whose owning process is gone (killed before it could clean up); return them."""
+    removed: list[Path] = []
+    root = Path(folder or tempfile.gettempdir())
+    try:
+        candidates = [p for p in root.iterdir() if p.name.startswith(DEMO_PREFIX)]
+    except OSError:
+        return removed
+    for base in candidates:
+        try:
+            pid = int((base / OWNER_FILE).read_text(encoding="ascii").strip())
+        except (OSError, ValueError):
+            continue  # not ours to judge: no owner file
+        if not _alive(pid):
+            shutil.rmtree(base, ignore_errors=True)
+            removed.append(base)
+    return removed
+
+
+def _scratch_folder() -> Path:
+    """A temp folder for one demo, removed when this process exits; stale ones from killed runs go first."""
+    sweep_stale_demos()
+    base = Path(tempfile.mkdtemp(prefix=DEMO_PREFIX))
+    (base / OWNER_FILE).write_text(str(os.getpid()), encoding="ascii")
+    atexit.register(_remove, base, os.getpid())
+    return base
+
+
+@contextmanager
+def demo_store(today: dt.date | None = None) -> Iterator[Path]:
+    """A fresh demo store for the length of a `with` block, removed right after it."""
+    base = _scratch_folder()
+    try:
+        yield make_demo_store(today, parent=base)
+    finally:
+        shutil.rmtree(base, ignore_errors=True)
+
+
 def make_demo_store(today: dt.date | None = None, parent: Path | None = None) -> Path:
-    """Build a fresh demo store and return its memory folder (`<tmp>/atlas/memory`)."""
+    """Build a fresh demo store and return its memory folder (`<parent>/atlas/memory`).
+
+    Without `parent`, it is built in a temp folder that is removed when this process exits (see above).
+    """
     from memtui import ops
 
     today = today or dt.date.today()
-    base = Path(parent) if parent else Path(tempfile.mkdtemp(prefix="memtui-demo-"))
+    base = Path(parent) if parent else _scratch_folder()
     top = base / "atlas"
     store = top / "memory"
     store.mkdir(parents=True)
