@@ -141,7 +141,8 @@ def finding_count(cards: Sequence[Card]) -> int:
 def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
     """The card as the store is now (same kind, same memories), or None when it no longer needs a decision."""
     want = set(card.paths)
-    return next((c for c in queue if c.kind == card.kind and set(c.paths) == want), None)
+    same = [c for c in queue if c.kind == card.kind and set(c.paths) == want]
+    return next((c for c in same if c.explanation == card.explanation), same[0] if same else None)
 
 
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:
