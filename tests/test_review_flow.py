@@ -160,7 +160,7 @@ async def test_undo_in_the_review_never_reaches_past_this_review(demo: Path) -> 
         assert len(screen.decisions) == 1
 
 
-async def test_review_undo_brings_back_the_card_and_the_summary_counts_commits(demo: Path) -> None:
+async def test_review_undo_still_brings_back_the_card(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
