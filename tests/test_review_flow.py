@@ -420,3 +420,35 @@ async def test_a_secret_refusal_offers_to_proceed_after_an_explicit_yes(pair_sto
         await pilot.press("y")
         await settle(app, pilot)
         assert head(pair_store)["Memtui-Action"] == ["edit"] and "AKIA" in (pair_store / "a.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- first run (issue 11 item 8)
+
+
+async def test_an_empty_folder_outside_git_gets_a_first_run_screen(tmp_path: Path) -> None:
+    from memtui.tui.dialogs import WelcomeScreen
+
+    store = tmp_path / "proj" / "memory"
+    store.mkdir(parents=True)
+    (store / "MEMORY.md").write_text("")  # Claude Code made the index, nothing else yet
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert "no memory files yet" in app.screen.text and "not in git" in app.screen.text
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert (tmp_path / "proj" / ".git").is_dir() and app.ws is not None and app.ws.repo is not None
+
+
+async def test_a_folder_that_cannot_be_read_explains_what_to_start_with(tmp_path: Path) -> None:
+    from memtui.tui.dialogs import WelcomeScreen
+
+    app = make_app(tmp_path / "nowhere")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert "no such folder" in app.screen.text and "~/.claude/projects/" in app.screen.text
+        await pilot.press("q")
+        await pilot.pause(0.2)
+    assert app.return_code == 0 or app.return_code is None

@@ -40,6 +40,7 @@ from memtui.tui.dialogs import (
     MergeDialog,
     HELP,
     MergeRequest,
+    WelcomeScreen,
 )
 from memtui.tui.messages import Decide, ThreadSaid, WorkspaceChanged
 from memtui.tui.themes import BUILTIN_DIR, DEFAULT_THEME, default_variables, load_themes
@@ -142,6 +143,8 @@ class MemtuiApp(App[None]):
         self._signature: tuple[tuple[str, int, int], ...] = ()
         self._focused_group = "feedback"
         self._theme_errors: list[str] = []
+        self._welcomed = False
+        """The first-run screen was shown (once per run)."""
         self._quitting = False
         """Set when the app starts to quit; background threads stop early (the app waits for them)."""
         themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
@@ -234,6 +237,9 @@ class MemtuiApp(App[None]):
         what = "the analysis failed" if message.analysing else "the store could not be read"
         hint = "press ctrl+p → store: Reload to try again, or run `memtui check` on the store for details"
         self.load_error = f"{what}: {message.error}"
+        if self.ws is None and not message.analysing and not self._welcomed:
+            self._welcomed = True
+            self.push_screen(WelcomeScreen(str(self.store_path), error=message.error), self._welcome_answer)
         self._update_header() if self.ws is not None else self._header(render.plain(f"memtui · {self.load_error}"))
         self.notify(f"{message.error}\n{hint}", title=what.capitalize(), severity="error", timeout=15)
 
@@ -258,13 +264,24 @@ class MemtuiApp(App[None]):
         self._update_header()
         if first:
             self._focus_first_pane()
-            if self.ws.repo is None:
+            live = [m for m in self.ws.store.memories if not m.in_archive]
+            if not live and not self._welcomed:
+                self._welcomed = True
+                self.push_screen(WelcomeScreen(str(self.store_path), empty=True, in_git=self.ws.repo is not None),
+                                 self._welcome_answer)
+            elif self.ws.repo is None:
                 self._offer_init()
         if message.reason.startswith("disk") and message.reason.endswith("analysed"):
             self.notify("The store changed on disk; reloaded", timeout=3)
         self._show_preview()
         if message.shown is not None:
             self.call_after_refresh(message.shown.set)
+
+    def _welcome_answer(self, answer: str | None) -> None:
+        if answer == "quit":
+            self.exit()
+        elif answer == "init":
+            self.action_init_store()
 
     def _offer_init(self) -> None:
         """A store outside git cannot record decisions: ask once to put it under git."""

@@ -318,3 +318,67 @@ class ConfirmRisky(ConfirmDialog):
         Binding("y", "answer(True)", "Yes", id="confirm.yes"),
         Binding("n,escape,enter", "answer(False)", "No", id="confirm.no"),
     ]
+
+
+class WelcomeScreen(ModalScreen[str | None]):
+    """The first run: what memtui is, why this folder shows nothing, and what to do next.
+
+    Shown when the folder cannot be read, holds no memory files yet, or is outside git. Answers `continue`,
+    `init` (put the store under git) or `quit`.
+    """
+
+    BINDINGS = [
+        Binding("enter,escape", "answer('continue')", "Continue", id="welcome.continue"),
+        Binding("i", "answer('init')", "Put under git", id="welcome.init"),
+        Binding("q", "answer('quit')", "Quit", id="welcome.quit"),
+    ]
+
+    def __init__(self, path: str, *, error: str = "", empty: bool = False, in_git: bool = True) -> None:
+        super().__init__()
+        self.path = path
+        self.error = error
+        self.empty = empty
+        self.in_git = in_git
+        self.text = self._explain()
+
+    def _explain(self) -> str:
+        parts = [
+            "memtui curates the memory folder Claude Code writes as it works (auto-memory): one Markdown file per "
+            "memory with YAML front matter, and a MEMORY.md index the agent loads. Every decision you make here "
+            "is a git commit you can undo.",
+        ]
+        if self.error:
+            parts.append(f"memtui could not open {self.path}:\n  {self.error}\n\nStart it with a project's memory "
+                         "folder, for example:\n  memtui ~/.claude/projects/-home-me-myapp/memory")
+        elif self.empty:
+            parts.append(f"{self.path} holds no memory files yet. Claude Code writes them there as it learns about "
+                         "you and the project; memtui watches the folder and shows them as they arrive.")
+        if not self.error and not self.in_git:
+            parts.append("This folder is not in git yet, so decisions cannot be recorded or undone. Press i to "
+                         "create a repository that versions only the store and its archive.")
+        parts.append("To look around first: memtui --demo opens a demo store with real-looking findings.")
+        return "\n\n".join(parts)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("Welcome to memtui", classes="dialog-title")
+            yield Static(plain(self.text), id="welcome-text", classes="dialog-message")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Quit \\[q]", id="quit")
+                if not self.error and not self.in_git:
+                    yield Button("Put under git \\[i]", id="init", variant="primary")
+                yield Button("Continue \\[enter]", id="continue", variant="primary")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`i` only when there is a folder to put under git."""
+        if action == "answer" and parameters == ("init",):
+            return not self.error and not self.in_git
+        return True
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_answer(self, value: str) -> None:
+        """Close with the choice."""
+        self.dismiss(value)
