@@ -308,7 +308,7 @@ class MemtuiApp(App[None]):
             return
         try:
             sig = signature(self.store_path)
-        except (StoreError, OSError):
+        except Exception:  # a folder that vanished is noticed by the next load, which says so
             return
         if self._signature and sig != self._signature:
             self._signature = sig
@@ -460,10 +460,6 @@ class MemtuiApp(App[None]):
     def action_focus_preview(self) -> None:
         """Focus the preview to scroll it."""
         self.query_one("#preview").focus()
-
-    def action_help(self) -> None:
-        """Show the keys."""
-        self.push_screen(HelpScreen())
 
     def action_filter(self) -> None:
         """Filter every pane by name, description, file name and text."""
