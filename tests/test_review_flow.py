@@ -452,3 +452,14 @@ async def test_a_folder_that_cannot_be_read_explains_what_to_start_with(tmp_path
         await pilot.press("q")
         await pilot.pause(0.2)
     assert app.return_code == 0 or app.return_code is None
+
+
+async def test_leaving_the_review_while_a_decision_is_written_is_safe(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("b", "escape")  # leave at once, before the keep-both commit answers
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReviewScreen) and screen.pending == ""
+        assert head(demo)["Memtui-Action"] == ["keep-both"]
+        assert any("Keep both" in m for m in messages(app))

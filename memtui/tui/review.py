@@ -173,6 +173,8 @@ class ReviewScreen(Screen[None]):
 
     def show_card(self) -> None:
         """Draw the card under the index (or the summary at the end)."""
+        if not self.is_attached:
+            return  # the person left while a decision was being written; its outcome still reached the app
         card = self.current()
         self.refresh_bindings()
         sides = self.query_one("#card-sides")
