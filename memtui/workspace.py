@@ -47,11 +47,17 @@ class Workspace:
 
     def history(self, memory: Memory, limit: int = 20) -> list[Event]:
         """memtui's events about one memory, newest first."""
+        return self.history_in_context(memory, limit)[0]
+
+    def history_in_context(self, memory: Memory, limit: int = 20) -> tuple[list[Event], list[Event]]:
+        """memtui's events about one memory, newest first, and the store's recent events they were read from
+        (to tell which were undone later)."""
         if self.repo is None:
-            return []
+            return [], []
         rel = self.repo.rel(memory.abs_path)
         events = self.repo.history(limit=500)
-        return [e for e in events if rel in e.memories or any(v == rel for vals in e.trailers.values() for v in vals)][:limit]
+        mine = [e for e in events if rel in e.memories or any(v == rel for vals in e.trailers.values() for v in vals)]
+        return mine[:limit], events
 
 
 def open_store(path: Path, today: dt.date | None = None) -> Workspace:

@@ -463,3 +463,20 @@ async def test_leaving_the_review_while_a_decision_is_written_is_safe(demo: Path
         assert not isinstance(app.screen, ReviewScreen) and screen.pending == ""
         assert head(demo)["Memtui-Action"] == ["keep-both"]
         assert any("Keep both" in m for m in messages(app))
+
+
+async def test_the_preview_history_marks_an_undone_decision(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "reference_linear.md")
+        await pilot.press("v")
+        await settle(app, pilot)
+        await pilot.press("u")
+        await settle(app, pilot)
+        await select_memory(app, pilot, "user_role.md")
+        await select_memory(app, pilot, "reference_linear.md")
+        await settle(app, pilot)
+        lines = str(app.query_one("#preview-history").render()).splitlines()
+        assert any("verify" in line and "(undone)" in line for line in lines)
+        assert any(line.split()[1:2] == ["undo"] and "(undone)" not in line for line in lines)

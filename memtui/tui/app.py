@@ -25,7 +25,7 @@ from textual.worker import Worker, WorkerState
 from memtui import ops
 from memtui.core import frontmatter
 from memtui.core.model import Memory
-from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count
+from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.decisions import Operation, Outcome, keep_final_newline, run
@@ -434,7 +434,8 @@ class MemtuiApp(App[None]):
     @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
     def _load_history(self, memory: Memory) -> None:
         ws = self.ws
-        events = ws.history(memory) if ws else []
+        events, context = ws.history_in_context(memory) if ws else ([], [])
+        undone = undone_commits(context)
         lines = [Content.styled("History", "bold")]
         if ws is None or ws.repo is None:
             lines.append(Content.styled("not in git", "dim"))
@@ -444,6 +445,8 @@ class MemtuiApp(App[None]):
             text = f"{e.date[:10]}  {e.action:<11} {e.author}"
             if e.reason:
                 text += f" — {e.reason}"
+            if e.commit in undone:
+                text += " (undone)"
             lines.append(render.plain(text))
         content = Content("\n").join(lines)
         self.post_message(ThreadSaid(lambda: self.query_one("#preview-history", Static).update(content)))
