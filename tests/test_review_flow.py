@@ -30,7 +30,7 @@ from memtui.tui.dialogs import (
     HelpScreen,
     MergeDialog,
 )
-from memtui.tui.history import HistoryScreen
+from memtui.tui.history import COLUMNS, HistoryScreen
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
 from memtui.tui.widgets import MemoryPane
@@ -379,7 +379,7 @@ async def test_history_marks_undone_decisions_says_what_an_undo_reverted_and_cut
         undo_row, verify_row, archive_row = (table.get_row_at(i) for i in range(3))
         assert undo_row[1].plain == "undo" and undo_row[3].plain.startswith("reverted verify of user_role.md")
         assert verify_row[1].plain == "verify (undone)"
-        assert archive_row[3].plain.endswith("…") and len(archive_row[3].plain) == 48
+        assert archive_row[3].plain.endswith("…") and len(archive_row[3].plain) == dict(COLUMNS)["reason"]
 
 
 async def test_the_lint_flag_is_only_for_lint(demo: Path) -> None:
@@ -480,3 +480,24 @@ async def test_the_preview_history_marks_an_undone_decision(demo: Path) -> None:
         lines = str(app.query_one("#preview-history").render()).splitlines()
         assert any("verify" in line and "(undone)" in line for line in lines)
         assert any(line.split()[1:2] == ["undo"] and "(undone)" not in line for line in lines)
+
+
+def test_every_screen_help_names_every_key_of_that_screen() -> None:
+    from textual.binding import Binding
+
+    from memtui.tui.dialogs import HELP
+    from memtui.tui.history import HistoryScreen as History
+
+    names = {"question_mark": "?", "slash": "/", "escape": "esc"}
+    tokens = set(HELP.split()) | {"1", "2", "3", "4"} if "1-4" in HELP.split() else set(HELP.split())
+    for b in MemtuiApp.BINDINGS:
+        assert isinstance(b, Binding)
+        for key in b.key.split(","):
+            assert names.get(key, key) in tokens, f"main help does not name {key} ({b.description})"
+    for screen in (ReviewScreen, History):
+        # built from the bindings, so every key and description is in it
+        from memtui.tui.dialogs import help_text
+
+        text = help_text(screen.BINDINGS, screen.HELP_NOTES)
+        for b in screen.BINDINGS:
+            assert isinstance(b, Binding) and b.description in text

@@ -24,7 +24,7 @@ from textual.worker import Worker, WorkerState
 
 from memtui import ops
 from memtui.core import frontmatter
-from memtui.core.model import Memory
+from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
@@ -717,9 +717,9 @@ class MemtuiApp(App[None]):
             return
         self.ask_fix_date(memory, dated[0])
 
-    def ask_fix_date(self, memory: Memory, finding: object, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+    def ask_fix_date(self, memory: Memory, finding: Finding, on_outcome: Callable[[Outcome], None] | None = None) -> None:
         """The fix-date dialog: the phrase where it stands, the proposed date (editable), enter writes it."""
-        details = getattr(finding, "details", {}) or {}
+        details = finding.details or {}
         phrase = str(details.get("phrase") or "")
         suggestion = str(details.get("suggestion") or "")
         context = next((line.strip() for line in memory.text.splitlines() if phrase and phrase in line), "")

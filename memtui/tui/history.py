@@ -18,7 +18,8 @@ from memtui.tui import render
 from memtui.tui.dialogs import HelpScreen, help_text
 from memtui.tui.messages import ThreadSaid
 
-COLUMNS = (("date", 10), ("action", 20), ("memory", 30), ("reason", 48), ("replaced by", 26), ("author", 10))
+COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("replaced by", 22), ("author", 10))
+"""Widths that fit 140 columns with the cell padding; longer text is cut with an ellipsis."""
 
 
 class HistoryDetail(ModalScreen[None]):

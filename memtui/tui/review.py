@@ -319,7 +319,9 @@ class ReviewScreen(Screen[None]):
             default = f"{prefix}{successor.title}"
         else:
             default = {"expired": "expired", "stale": "stale: no longer true",
-                       "archived-but-loaded": "already archived; moved out of the folder the agent loads"}.get(card.kind, "")
+                       "archived-but-loaded": "already archived; moved out of the folder the agent loads",
+                       "secret": "holds a secret; out of what the agent loads",
+                       "malformed": "unreadable front matter", "new": "not worth keeping"}.get(card.kind, "no longer needed")
         store, expected, succ = self.store_path, target.content_hash, successor.path if successor else None
         action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
 
