@@ -1,4 +1,10 @@
-"""The memtui workstation: four panes by memory type, a preview, single-key decisions, all through ops."""
+"""The memtui workstation: four panes by memory type, a preview, single-key decisions, all through ops.
+
+Every decision goes one way: a screen posts `Decide` (or the main screen calls `decide`), the app runs the
+operation in a worker (`tui/decisions.run`, which never raises), reads the store again when something was
+committed, offers to proceed after an explicit yes when a secret was refused, and answers with an `Outcome`.
+The review never imports this module (it reads the app through `messages.Host`).
+"""
 
 from __future__ import annotations
 
@@ -240,7 +246,10 @@ class MemtuiApp(App[None]):
         if self.ws is None and not message.analysing and not self._welcomed:
             self._welcomed = True
             self.push_screen(WelcomeScreen(str(self.store_path), error=message.error), self._welcome_answer)
-        self._update_header() if self.ws is not None else self._header(render.plain(f"memtui · {self.load_error}"))
+        if self.ws is not None:
+            self._update_header()
+        else:
+            self._header(render.plain(f"memtui · {self.load_error}"))
         self.notify(f"{message.error}\n{hint}", title=what.capitalize(), severity="error", timeout=15)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
