@@ -533,7 +533,7 @@ class MemtuiApp(App[None]):
     def _run_decision(self, request: Decide, allow_secret: bool) -> None:
         outcome = run(request.label, request.operation, allow_secret=allow_secret)
         ws, cards = None, None
-        if outcome.ok or outcome.changed_path:
+        if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
                 ws, cards = _analyse(open_store(self.store_path, self.today))
             except Exception as exc:
@@ -553,6 +553,8 @@ class MemtuiApp(App[None]):
                 self._update_header()
             self._show_preview()
             self._tell_screens()
+        elif outcome.ok or outcome.changed_path:
+            self.reload("op")  # nobody waits on this answer: report now, the panes follow in the background
         if outcome.secret and not message.allow_secret:
             self._offer_secret(request, outcome)
             return
