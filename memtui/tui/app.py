@@ -778,7 +778,9 @@ class MemtuiApp(App[None]):
         if self.ws is None or self.ws.repo is None:
             self.notify("This store is not in git: there is no history yet", severity="warning")
             return
-        self.push_screen(HistoryScreen(self.ws.repo))
+        repo = self.ws.own_repo()  # the history screen's threads read through a handle of their own
+        if repo is not None:
+            self.push_screen(HistoryScreen(repo))
 
     def action_help(self) -> None:
         """Show the main screen's keys."""
@@ -823,7 +825,8 @@ def _analyse(ws: Workspace) -> tuple[Workspace, list[Card]]:
     """Every finding and the review queue (the one source of the finding count)."""
     analysed = analyse(ws)
     assert analysed.report is not None
-    return analysed, build_queue(analysed.report, analysed.repo)
+    # its own repository handle: the preview's history worker reads through ws.repo at the same time
+    return analysed, build_queue(analysed.report, analysed.own_repo())
 
 
 def _count_text(cards: list[Card]) -> str:
