@@ -12,15 +12,28 @@ from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
 
 REVOKING = ("archive", "merge")
+DUPLICATE_PREFIX = "duplicate of "
+"""An archive whose reason starts with this retired a duplicate (its twin stays): merged away, not revoked."""
 QUEUE_ORDER = {"contradiction": 0, "duplicate": 0, "new": 1, "expired": 2, "stale": 3, "secret": 4}
+
+
+def undone_commits(events: Sequence[Event]) -> set[str]:
+    """The commits a later memtui undo reverted (the one home of this rule)."""
+    return {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+
+
+def is_duplicate_archive(event: Event) -> bool:
+    """An archive that retired a duplicate whose twin stays (recorded with `duplicate of …` and a successor)."""
+    return event.action == "archive" and event.reason.startswith(DUPLICATE_PREFIX) and bool(event.superseded_by)
 
 
 def revoked_only(events: Sequence[Event]) -> list[Event]:
     """Events that retired a rule (archived or merged away), minus those later undone or restored.
 
-    `events` are newest first, so a restore seen before an archive of the same memory brought it back.
+    A duplicate archived beside its twin is not a revoked rule (the rule stays, once). `events` are newest
+    first, so a restore seen before an archive of the same memory brought it back.
     """
-    undone = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+    undone = undone_commits(events)
     restored: set[str] = set()
     out = []
     for e in events:
@@ -29,7 +42,7 @@ def revoked_only(events: Sequence[Event]) -> list[Event]:
         if e.action == "restore":
             restored.update(e.trailers.get("Memtui-Restored-From", []))
             restored.update(e.memories)
-        elif e.action in REVOKING:
+        elif e.action in REVOKING and not is_duplicate_archive(e):
             archived_to = set(e.trailers.get("Memtui-Archived-To", []))
             if (archived_to & restored) or (set(e.memories) & restored and e.action == "archive"):
                 continue
@@ -59,12 +72,17 @@ def last_review(events: Sequence[Event]) -> Event | None:
 
 def kept_pairs(events: Sequence[Event]) -> set[tuple[str, str, str]]:
     """(path, path, hashes) of pairs a person kept; still valid only while both files are unchanged."""
-    undone = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+    undone = undone_commits(events)
     out = set()
     for e in events:
         if e.action == "keep-both" and e.commit not in undone and len(e.memories) == 2:
             out.add((e.memories[0], e.memories[1], e.trailers.get("Memtui-Hashes", [""])[0]))
     return out
+
+
+def _same_file(trailer: str, store_path: str) -> bool:
+    """A trailer path (store- or repository-relative) names this store path."""
+    return trailer == store_path or trailer.endswith("/" + store_path)
 
 
 def _pair_kept(finding: Finding, memories: dict[str, Memory], kept: set[tuple[str, str, str]]) -> bool:
@@ -73,7 +91,7 @@ def _pair_kept(finding: Finding, memories: dict[str, Memory], kept: set[tuple[st
     if ma is None or mb is None:
         return False
     for x, y, hashes in kept:
-        if {x, y} == {a, b}:
+        if (_same_file(x, a) and _same_file(y, b)) or (_same_file(x, b) and _same_file(y, a)):
             ha, _, hb = hashes.partition(",")
             want = {ma.content_hash[:16], mb.content_hash[:16]}
             if {ha, hb} == want:
@@ -109,6 +127,22 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
         title = memories[f.paths[0]].title if f.paths and f.paths[0] in memories else (f.paths[0] if f.paths else "MEMORY.md")
         cards.append(Card(f.kind, f.paths, title, f.message, f, cue=f.cue, details=dict(f.details)))
     return cards
+
+
+def finding_count(cards: Sequence[Card]) -> int:
+    """The one count of findings that need a decision: the review's cards that come from a finding.
+
+    The header, the review and `check`'s summary use this; index hygiene (unindexed, long index lines) and
+    pairs a person already kept are not counted, and the agent's new writes are counted apart.
+    """
+    return sum(1 for c in cards if c.finding is not None)
+
+
+def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
+    """The card as the store is now (same kind, same memories), or None when it no longer needs a decision."""
+    want = set(card.paths)
+    same = [c for c in queue if c.kind == card.kind and set(c.paths) == want]
+    return next((c for c in same if c.explanation == card.explanation), same[0] if same else None)
 
 
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:

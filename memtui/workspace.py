@@ -45,13 +45,25 @@ class Workspace:
                 out.append((f, f.paths[1] if f.paths[0] == memory.path else f.paths[0]))
         return out
 
+    def own_repo(self) -> StoreRepo | None:
+        """A repository handle for one thread's use. GitPython keeps a `git cat-file` process per handle and
+        is not thread-safe: two threads reading through one handle can block each other for good."""
+        return try_open_repo(self.store.layout) if self.repo is not None else None
+
     def history(self, memory: Memory, limit: int = 20) -> list[Event]:
         """memtui's events about one memory, newest first."""
-        if self.repo is None:
-            return []
-        rel = self.repo.rel(memory.abs_path)
-        events = self.repo.history(limit=500)
-        return [e for e in events if rel in e.memories or any(v == rel for vals in e.trailers.values() for v in vals)][:limit]
+        return self.history_in_context(memory, limit)[0]
+
+    def history_in_context(self, memory: Memory, limit: int = 20) -> tuple[list[Event], list[Event]]:
+        """memtui's events about one memory, newest first, and the store's recent events they were read from
+        (to tell which were undone later)."""
+        repo = self.own_repo()
+        if repo is None:
+            return [], []
+        rel = repo.rel(memory.abs_path)
+        events = repo.history(limit=500)
+        mine = [e for e in events if rel in e.memories or any(v == rel for vals in e.trailers.values() for v in vals)]
+        return mine[:limit], events
 
 
 def open_store(path: Path, today: dt.date | None = None) -> Workspace:

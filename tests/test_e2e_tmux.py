@@ -46,7 +46,7 @@ def test_archive_with_a_typed_reason_in_a_real_terminal(tmp_path: Path) -> None:
     tmux("new-session", "-d", "-s", session, "-x", "120", "-y", "36", f"env {env} {memtui} {top / 'memory'}")
     try:
         wait_for(session, "Feedback (1)")
-        wait_for(session, "findings need a decision")
+        wait_for(session, "findings to review")
         tmux("send-keys", "-t", session, "2")
         tmux("send-keys", "-t", session, "a")
         wait_for(session, "Why is this memory retired")
@@ -67,3 +67,43 @@ def test_archive_with_a_typed_reason_in_a_real_terminal(tmp_path: Path) -> None:
     log = git(top, "log", "-1", "--format=%B")
     assert "Memtui-Action: archive" in log and "Memtui-Reason: We switched to spaces" in log
     assert (top / "memory.archive" / "feedback_tabs.md").exists()
+
+
+def test_review_in_a_real_terminal_shows_its_own_keys_and_moves_on_only_after_the_commit(tmp_path: Path) -> None:
+    import datetime as dt
+
+    from memtui.demo import make_demo_store
+
+    store = make_demo_store(dt.date(2026, 11, 30), parent=tmp_path)
+    session = f"memtui-e2e-review-{os.getpid()}"
+    memtui = str(Path(sys.executable).with_name("memtui"))
+    env = f"HOME={os.environ['HOME']} GIT_CONFIG_GLOBAL={os.environ.get('GIT_CONFIG_GLOBAL', '')} TERM=xterm-256color"
+    tmux("new-session", "-d", "-s", session, "-x", "140", "-y", "40", f"env {env} {memtui} {store} --today 2026-11-30")
+    try:
+        wait_for(session, "findings to review", timeout=40)
+        tmux("send-keys", "-t", session, "r")
+        wait_for(session, "Review · 1 /")
+        screen = wait_for(session, "Keep both")
+        assert "Approve" not in screen  # a pair card: only the pair's keys in the footer
+        tmux("send-keys", "-t", session, "?")
+        screen = wait_for(session, "Keys · review")
+        assert "Skip" in screen and "focus User" not in screen
+        tmux("send-keys", "-t", session, "Escape")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", session, "a")
+        screen = wait_for(session, "Why is this memory retired")
+        assert "superseded by" in screen
+        tmux("send-keys", "-t", session, "Enter")
+        wait_for(session, "Review · 2 /", timeout=30)
+        tmux("send-keys", "-t", session, "Escape")
+        time.sleep(0.3)
+        tmux("send-keys", "-t", session, "q")
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            if subprocess.run(["tmux", "has-session", "-t", session], capture_output=True).returncode != 0:
+                break
+            time.sleep(0.1)
+    finally:
+        subprocess.run(["tmux", "kill-session", "-t", session], capture_output=True)
+    log = git(store.parent, "log", "-1", "--format=%B")
+    assert "Memtui-Action: archive" in log and "superseded by" in log

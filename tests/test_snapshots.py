@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import fcntl
 import re
 import shutil
 import tempfile
+import time
+from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
@@ -16,6 +19,7 @@ from memtui.tui.app import MemtuiApp
 from test_tui import SIZE, TODAY, select, settle
 
 FIXED = Path(tempfile.gettempdir()) / "memtui-snapshots"
+LOCK = Path(tempfile.gettempdir()) / "memtui-snapshots.lock"
 
 
 @pytest.fixture
@@ -24,12 +28,26 @@ def svg_snapshot(snapshot):  # type: ignore[no-untyped-def]
 
 
 @pytest.fixture
-def demo_fixed(monkeypatch: pytest.MonkeyPatch) -> Path:
-    """The demo store at a fixed path with fixed dates, so the pictures do not change between runs."""
-    shutil.rmtree(FIXED, ignore_errors=True)
-    monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None, raising=False)
-    monkeypatch.setattr(TextArea, "_toggle_cursor", lambda self: None, raising=False)
-    return make_demo_store(TODAY, parent=FIXED)
+def demo_fixed(monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """The demo store at a fixed path with fixed dates, so the pictures do not change between runs.
+
+    The path is shared by every checkout on the machine (it shows in the header), so a lock keeps two test
+    runs from rebuilding it under each other; a run that cannot get it in 120 s fails and says why.
+    """
+    with open(LOCK, "a+") as lock:
+        deadline = time.monotonic() + 120
+        while True:
+            try:
+                fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if time.monotonic() > deadline:
+                    pytest.fail(f"another test run held {LOCK} for 120 s")
+                time.sleep(0.2)
+        shutil.rmtree(FIXED, ignore_errors=True)
+        monkeypatch.setattr(Input, "_toggle_cursor", lambda self: None, raising=False)
+        monkeypatch.setattr(TextArea, "_toggle_cursor", lambda self: None, raising=False)
+        yield make_demo_store(TODAY, parent=FIXED)
 
 
 def _svg(app: MemtuiApp) -> str:

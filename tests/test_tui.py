@@ -12,7 +12,7 @@ from conftest import git
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
-from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, HelpScreen, MergeDialog
+from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog
 from memtui.tui.history import HistoryDetail, HistoryScreen
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
@@ -147,6 +147,10 @@ async def test_verify_fix_date_and_undo(demo: Path) -> None:
         await select(app, pilot, "project_deploy_freeze.md")
         await pilot.press("f")
         await settle(app, pilot)
+        assert isinstance(app.screen, FixDateDialog)  # shows the phrase and the date, writes nothing yet
+        assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
+        await pilot.press("enter")
+        await settle(app, pilot)
         assert "next Thursday" not in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
         assert head(demo)["Memtui-Action"] == ["fix-date"]
         await pilot.press("u")
@@ -183,7 +187,11 @@ async def test_review_queue_decides_with_one_key_and_marks_the_review(demo: Path
         assert kinds[:7].count("contradiction") == 4 and kinds.index("new") > kinds.index("duplicate")
         assert "1 / " in str(screen.query_one("#card-header").render())
         first = screen.cards[0]
-        await pilot.press("a")  # archive the older as superseded by the newer
+        await pilot.press("a")  # archive the older as superseded by the newer: asks why, like everywhere
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        assert app.screen.query_one(Input).value.startswith("superseded by ")
+        await pilot.press("enter")
         await settle(app, pilot)
         assert head(demo)["Memtui-Action"] == ["archive"]
         assert head(demo)["Memtui-Memory"] == [f"memory/{first.paths[0]}"]

@@ -1,4 +1,10 @@
-"""The memtui workstation: four panes by memory type, a preview, single-key decisions, all through ops."""
+"""The memtui workstation: four panes by memory type, a preview, single-key decisions, all through ops.
+
+Every decision goes one way: a screen posts `Decide` (or the main screen calls `decide`), the app runs the
+operation in a worker (`tui/decisions.run`, which never raises), reads the store again when something was
+committed, offers to proceed after an explicit yes when a secret was refused, and answers with an `Outcome`.
+The review never imports this module (it reads the app through `messages.Host`).
+"""
 
 from __future__ import annotations
 
@@ -20,24 +26,29 @@ from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Markdown, Static
 
+from textual.worker import Worker, WorkerState
+
 from memtui import ops
-from memtui.audit.lock import LockHeld
-from memtui.audit.repo import NotInGit
 from memtui.core import frontmatter
-from memtui.core.model import Memory
-from memtui.core.store import StoreError
+from memtui.core.model import Finding, Memory
+from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
-from memtui.tui.messages import ThreadSaid
+from memtui.tui.decisions import Operation, Outcome, keep_final_newline, run
 from memtui.tui.dialogs import (
     ArchiveDialog,
     ChangedDialog,
     ConfirmDialog,
+    ConfirmRisky,
     EditDialog,
+    FixDateDialog,
     HelpScreen,
     MergeDialog,
+    HELP,
     MergeRequest,
+    WelcomeScreen,
 )
+from memtui.tui.messages import Decide, ThreadSaid, WorkspaceChanged
 from memtui.tui.themes import BUILTIN_DIR, DEFAULT_THEME, default_variables, load_themes
 from memtui.tui.widgets import GROUPS, MemoryPane
 from memtui.workspace import Workspace, analyse, open_store, signature
@@ -48,20 +59,37 @@ EditorRunner = Callable[[Path], None]
 class StoreLoaded(Message):
     """The store was read (badges known, findings maybe not yet)."""
 
-    def __init__(self, ws: Workspace, reason: str, shown: threading.Event | None = None) -> None:
+    def __init__(self, ws: Workspace, reason: str, shown: threading.Event | None = None,
+                 cards: list[Card] | None = None) -> None:
         super().__init__()
         self.ws = ws
         self.reason = reason
         self.shown = shown
         """Set once the panes show this store (the loader waits for it before analysing)."""
+        self.cards = cards
+        """The review queue, once analysed."""
 
 
 class StoreFailed(Message):
-    """The store could not be read."""
+    """The store could not be read, or its analysis failed."""
 
-    def __init__(self, error: str) -> None:
+    def __init__(self, error: str, *, analysing: bool = False) -> None:
         super().__init__()
         self.error = error
+        self.analysing = analysing
+
+
+class Decided(Message):
+    """A decision ran; `ws`/`cards` are the store read again after it (None when nothing changed)."""
+
+    def __init__(self, request: Decide, outcome: Outcome, ws: Workspace | None, cards: list[Card] | None,
+                 allow_secret: bool) -> None:
+        super().__init__()
+        self.request = request
+        self.outcome = outcome
+        self.ws = ws
+        self.cards = cards
+        self.allow_secret = allow_secret
 
 
 class MemtuiApp(App[None]):
@@ -90,6 +118,7 @@ class MemtuiApp(App[None]):
         Binding("4", "focus_pane('reference')", "Reference", show=False, id="focus.reference"),
         Binding("5", "focus_pane('other')", "Other", show=False, id="focus.other"),
         Binding("0", "focus_preview", "Preview", show=False, id="focus.preview"),
+        Binding("ctrl+r", "reload", "Reload", show=False, id="store.reload"),
     ]
 
     def __init__(
@@ -106,17 +135,22 @@ class MemtuiApp(App[None]):
         self.today = today
         self.ws: Workspace | None = None
         """What is on screen."""
+        self.cards: list[Card] = []
+        """The review queue of the store on screen (empty until analysed)."""
+        self.load_error: str = ""
+        """Why the store could not be read or analysed, while that is so."""
         self.marked: set[str] = set()
         """Memories marked with space for a merge."""
         self.filter_text = ""
-        self.last_result: ops.OpResult | None = None
-        """The last action's outcome (for the status line and tests)."""
-        self.last_error: str = ""
+        self.last_outcome: Outcome | None = None
+        """The last decision's outcome (for the status line and tests)."""
         self.editor_runner = editor_runner or self._run_editor_suspended
         self.watch_interval = watch_interval
         self._signature: tuple[tuple[str, int, int], ...] = ()
         self._focused_group = "feedback"
         self._theme_errors: list[str] = []
+        self._welcomed = False
+        """The first-run screen was shown (once per run)."""
         self._quitting = False
         """Set when the app starts to quit; background threads stop early (the app waits for them)."""
         themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
@@ -126,7 +160,7 @@ class MemtuiApp(App[None]):
 
     MAIN_SCREEN_ACTIONS = frozenset({
         "filter", "archive", "merge", "mark", "edit", "edit_external", "verify", "fix_date", "undo", "review",
-        "history", "focus_pane", "focus_preview",
+        "history", "focus_pane", "focus_preview", "reload",
     })
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -181,8 +215,8 @@ class MemtuiApp(App[None]):
         try:
             sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
             ws = open_store(self.store_path, self.today)
-        except (StoreError, OSError) as exc:
-            self.post_message(StoreFailed(str(exc)))
+        except Exception as exc:  # any failure reaches the screen: never a silent, endless "reading…"
+            self.post_message(StoreFailed(_describe(exc)))
             return
         self._signature = sig
         shown = threading.Event()
@@ -193,7 +227,12 @@ class MemtuiApp(App[None]):
                 break
         if self._quitting:
             return  # quitting: the app waits for this thread, so it must not start the analysis
-        self.post_message(StoreLoaded(analyse(ws), reason + "-analysed"))
+        try:
+            analysed, cards = _analyse(ws)
+        except Exception as exc:  # the panes stay usable; the header says what failed and what to do
+            self.post_message(StoreFailed(_describe(exc), analysing=True))
+            return
+        self.post_message(StoreLoaded(analysed, reason + "-analysed", cards=cards))
 
     @on(ThreadSaid)
     def _thread_said(self, message: ThreadSaid) -> None:
@@ -201,25 +240,57 @@ class MemtuiApp(App[None]):
 
     @on(StoreFailed)
     def _failed(self, message: StoreFailed) -> None:
-        self._header(render.plain(f"memtui · {message.error}"))
-        self.notify(message.error, severity="error", timeout=10)
+        what = "the analysis failed" if message.analysing else "the store could not be read"
+        hint = "press ctrl+p → store: Reload to try again, or run `memtui check` on the store for details"
+        self.load_error = f"{what}: {message.error}"
+        if self.ws is None and not message.analysing and not self._welcomed:
+            self._welcomed = True
+            self.push_screen(WelcomeScreen(str(self.store_path), error=message.error), self._welcome_answer)
+        if self.ws is not None:
+            self._update_header()
+        else:
+            self._header(render.plain(f"memtui · {self.load_error}"))
+        self.notify(f"{message.error}\n{hint}", title=what.capitalize(), severity="error", timeout=15)
+
+    def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
+        """Any background failure not handled where it happened reaches the screen (never a silent worker)."""
+        if event.state == WorkerState.ERROR and not self._quitting:
+            error = event.worker.error
+            self.notify(f"{_describe(error) if isinstance(error, BaseException) else error}\n"
+                        "Try again, or reload (ctrl+p → store: Reload); run `memtui check` for details.",
+                        title=f"{event.worker.description or 'Background work'} failed", severity="error", timeout=15)
 
     @on(StoreLoaded)
     def _loaded(self, message: StoreLoaded) -> None:
         first = self.ws is None
         self.ws = message.ws
+        if message.ws.analysed:
+            self.load_error = ""
+            self.cards = message.cards or []
+            self._tell_screens()
         self.marked &= set(self.ws.store.by_path)
         self._fill_panes()
         self._update_header()
         if first:
             self._focus_first_pane()
-            if self.ws.repo is None:
+            live = [m for m in self.ws.store.memories if not m.in_archive]
+            if not live and not self._welcomed:
+                self._welcomed = True
+                self.push_screen(WelcomeScreen(str(self.store_path), empty=True, in_git=self.ws.repo is not None),
+                                 self._welcome_answer)
+            elif self.ws.repo is None:
                 self._offer_init()
         if message.reason.startswith("disk") and message.reason.endswith("analysed"):
             self.notify("The store changed on disk; reloaded", timeout=3)
         self._show_preview()
         if message.shown is not None:
             self.call_after_refresh(message.shown.set)
+
+    def _welcome_answer(self, answer: str | None) -> None:
+        if answer == "quit":
+            self.exit()
+        elif answer == "init":
+            self.action_init_store()
 
     def _offer_init(self) -> None:
         """A store outside git cannot record decisions: ask once to put it under git."""
@@ -246,7 +317,7 @@ class MemtuiApp(App[None]):
             return
         try:
             sig = signature(self.store_path)
-        except (StoreError, OSError):
+        except Exception:  # a folder that vanished is noticed by the next load, which says so
             return
         if self._signature and sig != self._signature:
             self._signature = sig
@@ -288,11 +359,12 @@ class MemtuiApp(App[None]):
             return
         live = [m for m in ws.store.memories if not m.in_archive]
         archived = len(ws.store.memories) - len(live)
-        if ws.report is None:
+        if self.load_error:
+            state = render.styled(self.load_error + " (ctrl+p → store: Reload)", "flag-contradiction")
+        elif ws.report is None:
             state = Content("analysing…")
         else:
-            decide = sum(1 for f in ws.report.findings if f.severity in ("error", "warning"))
-            state = Content(f"{decide} findings need a decision")
+            state = Content(_count_text(self.cards))
         parts = [Content(f"memtui · {len(live)} memories"), Content(f" ({archived} archived)" if archived else ""),
                  Content(" · "), state]
         if self.filter_text:
@@ -371,7 +443,8 @@ class MemtuiApp(App[None]):
     @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
     def _load_history(self, memory: Memory) -> None:
         ws = self.ws
-        events = ws.history(memory) if ws else []
+        events, context = ws.history_in_context(memory) if ws else ([], [])
+        undone = undone_commits(context)
         lines = [Content.styled("History", "bold")]
         if ws is None or ws.repo is None:
             lines.append(Content.styled("not in git", "dim"))
@@ -381,6 +454,8 @@ class MemtuiApp(App[None]):
             text = f"{e.date[:10]}  {e.action:<11} {e.author}"
             if e.reason:
                 text += f" — {e.reason}"
+            if e.commit in undone:
+                text += " (undone)"
             lines.append(render.plain(text))
         content = Content("\n").join(lines)
         self.post_message(ThreadSaid(lambda: self.query_one("#preview-history", Static).update(content)))
@@ -397,10 +472,6 @@ class MemtuiApp(App[None]):
     def action_focus_preview(self) -> None:
         """Focus the preview to scroll it."""
         self.query_one("#preview").focus()
-
-    def action_help(self) -> None:
-        """Show the keys."""
-        self.push_screen(HelpScreen())
 
     def action_filter(self) -> None:
         """Filter every pane by name, description, file name and text."""
@@ -449,55 +520,95 @@ class MemtuiApp(App[None]):
             return None
         return memory
 
-    def run_op(self, label: str, fn: Callable[[], ops.OpResult]) -> None:
-        """Run an action in the background; a refusal is shown, a success reloads."""
-        self._run_op(label, fn)
+    def decide(self, label: str, operation: Operation, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+        """Ask for a decision; `on_outcome` hears what came of it once the store shows it."""
+        self.post_message(Decide(label, operation, on_outcome))
+
+    @on(Decide)
+    def _decide(self, message: Decide) -> None:
+        message.stop()
+        self._run_decision(message, False)
 
     @work(thread=True, exclusive=False, group="ops", exit_on_error=False, description="Writing")
-    def _run_op(self, label: str, fn: Callable[[], ops.OpResult]) -> None:
-        try:
-            result = fn()
-        except ops.ChangedOnDisk as exc:
-            self.last_error = str(exc)
-            dialog = ChangedDialog(exc.path, str(exc), exc.current_text)
-            self.post_message(ThreadSaid(lambda: self.push_screen(dialog)))
-            self.post_message(ThreadSaid(lambda: self.reload("changed")))
+    def _run_decision(self, request: Decide, allow_secret: bool) -> None:
+        outcome = run(request.label, request.operation, allow_secret=allow_secret)
+        ws, cards = None, None
+        if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
+            try:  # read the store again before answering: the screen's next card must show it as it is now
+                ws, cards = _analyse(open_store(self.store_path, self.today))
+            except Exception as exc:
+                self.post_message(StoreFailed(_describe(exc), analysing=True))
+        self.post_message(Decided(request, outcome, ws, cards, allow_secret))
+
+    @on(Decided)
+    def _decided(self, message: Decided) -> None:
+        outcome, request = message.outcome, message.request
+        if message.ws is not None:
+            self.ws = message.ws
+            self.cards = message.cards or []
+            self.load_error = ""
+            self.marked &= set(self.ws.store.by_path)
+            with self.batch_update():
+                self._fill_panes()
+                self._update_header()
+            self._show_preview()
+            self._tell_screens()
+        elif outcome.ok or outcome.changed_path:
+            self.reload("op")  # nobody waits on this answer: report now, the panes follow in the background
+        if outcome.secret and not message.allow_secret:
+            self._offer_secret(request, outcome)
             return
-        except (ops.OpError, LockHeld, NotInGit, StoreError, OSError) as exc:
-            self.last_error = str(exc)
-            self.notify(str(exc), title=f"{label} refused", severity="error", timeout=8)
+        self._report(outcome)
+        if request.on_outcome is not None:
+            request.on_outcome(outcome)
+
+    def _offer_secret(self, request: Decide, outcome: Outcome) -> None:
+        """A change refused for a secret may still go ahead, but only after the person says so explicitly."""
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._run_decision(request, True)
+                return
+            self._report(outcome)
+            if request.on_outcome is not None:
+                request.on_outcome(outcome)
+
+        self.push_screen(ConfirmRisky(
+            f"{request.label} refused: {outcome.message}\n\nThe commit would keep this secret in git history. "
+            "Commit it anyway? (y: yes, commit the secret · n: no)"), answered)
+
+    def _report(self, outcome: Outcome) -> None:
+        self.last_outcome = outcome
+        if outcome.changed_path is not None:
+            self.push_screen(ChangedDialog(outcome.changed_path, outcome.message, outcome.current_text))
+        elif outcome.status == "refused":
+            self.notify(outcome.message, title=f"{outcome.label} refused", severity="error", timeout=8)
+        elif outcome.status == "failed":
+            self.notify(outcome.message, title=f"{outcome.label} failed", severity="error", timeout=15)
+        else:
+            notes = outcome.result.notes if outcome.result else ()
+            self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
+
+    def _tell_screens(self) -> None:
+        if self.ws is None:
             return
-        self.last_result = result
-        self.last_error = ""
-        note = ("\n" + "\n".join(result.notes)) if result.notes else ""
-        self.notify(result.summary + note, title=label, timeout=4)
-        self.post_message(ThreadSaid(lambda: self.reload("op")))
+        for screen in self.screen_stack[1:]:
+            screen.post_message(WorkspaceChanged(self.ws, self.cards))
 
     def action_archive(self) -> None:
-        """Archive the selected memory (asks for the reason)."""
+        """Archive the selected memory (asks for the reason, pre-filled from its contradiction or duplicate)."""
         memory = self._require(writable=False)
         if memory is None or self.ws is None:
             return
-        reason, successor = "", None
-        for f, other in self.ws.partners(memory, "contradiction"):
-            if f.paths[0] == memory.path:  # the other one is newer
-                partner = self.ws.store.get(other)
-                reason = f"superseded by {partner.title if partner else other}"
-                successor = other
-                break
-        else:
-            for _, other in self.ws.partners(memory, "duplicate"):
-                partner = self.ws.store.get(other)
-                reason = f"superseded by {partner.title if partner else other} (a duplicate)"
-                successor = other
-                break
+        reason, successor = archive_reason(self.ws, memory)
         expected = memory.content_hash
 
         def done(text: str | None) -> None:
             if text:
-                succ = successor if text.startswith("superseded by") else None
-                self.run_op("Archive", lambda: ops.archive(self.store_path, memory.path, reason=text,
-                                                           superseded_by=succ, expected_hash=expected))
+                succ = successor if successor and text == reason else None
+                self.decide("Archive", lambda allow: ops.archive(
+                    self.store_path, memory.path, reason=text, superseded_by=succ, expected_hash=expected,
+                    allow_secret=allow))
 
         self.push_screen(ArchiveDialog(memory.title, reason), done)
 
@@ -505,6 +616,7 @@ class MemtuiApp(App[None]):
         """Mark or unmark the selected memory for a merge."""
         memory = self.selected()
         if memory is None:
+            self.notify("No memory selected", severity="warning")
             return
         self.marked ^= {memory.path}
         self._fill_panes()
@@ -526,16 +638,15 @@ class MemtuiApp(App[None]):
             paths = [memory.path, partners[0][1]]
         self.open_merge(paths)
 
-    def open_merge(self, paths: list[str], after: Callable[[], None] | None = None) -> None:
-        """The merge dialog for these memories; the result is merged through ops."""
+    def open_merge(self, paths: list[str], on_outcome: Callable[[Outcome], None] | None = None) -> bool:
+        """The merge dialog for these memories; the result is merged through ops. False when it cannot open."""
         ws = self.ws
         if ws is None:
-            return
+            return False
         memories = [m for p in paths if (m := ws.store.get(p)) is not None]
         if len(memories) < 2 or any(m.is_malformed for m in memories):
             self.notify("Merging needs two or more readable memories", severity="warning")
-            return
-        merged = ops.default_merge_text(memories)
+            return False
         base = max(memories, key=lambda m: (ws.freshness[m.path].since or dt.date.min, m.mtime))
         hashes = {m.path: m.content_hash for m in memories}
 
@@ -543,12 +654,12 @@ class MemtuiApp(App[None]):
             if request is None:
                 return
             self.marked.clear()
-            self.run_op("Merge", lambda: ops.merge(self.store_path, [m.path for m in memories], into=request.into,
-                                                   text=request.text, expected_hashes=hashes))
-            if after:
-                after()
+            self.decide("Merge", lambda allow: ops.merge(
+                self.store_path, [m.path for m in memories], into=request.into, text=request.text,
+                reason=request.reason, expected_hashes=hashes, allow_secret=allow), on_outcome)
 
-        self.push_screen(MergeDialog([(m.path, m.text) for m in memories], merged, base.path), done)
+        self.push_screen(MergeDialog(memories, base.path), done)
+        return True
 
     def action_edit(self) -> None:
         """Edit the selected memory in the app."""
@@ -559,7 +670,9 @@ class MemtuiApp(App[None]):
 
         def done(text: str | None) -> None:
             if text is not None and text != memory.text:
-                self.run_op("Edit", lambda: ops.edit(self.store_path, memory.path, text, expected_hash=expected))
+                new = keep_final_newline(memory.text, text)
+                self.decide("Edit", lambda allow: ops.edit(self.store_path, memory.path, new, expected_hash=expected,
+                                                           allow_secret=allow))
 
         self.push_screen(EditDialog(memory.title, memory.text), done)
 
@@ -583,7 +696,8 @@ class MemtuiApp(App[None]):
             tmp.unlink(missing_ok=True)
         if text != memory.text:
             expected = memory.content_hash
-            self.run_op("Edit", lambda: ops.edit(self.store_path, memory.path, text, expected_hash=expected))
+            self.decide("Edit", lambda allow: ops.edit(self.store_path, memory.path, text, expected_hash=expected,
+                                                       allow_secret=allow))
         else:
             self.notify("No change")
 
@@ -597,40 +711,65 @@ class MemtuiApp(App[None]):
         memory = self._require()
         if memory is not None:
             expected = memory.content_hash
-            self.run_op("Verify", lambda: ops.verify(self.store_path, memory.path, expected_hash=expected))
+            self.decide("Verify", lambda allow: ops.verify(self.store_path, memory.path, expected_hash=expected,
+                                                           allow_secret=allow))
 
     def action_fix_date(self) -> None:
-        """Replace the selected memory's relative date with the absolute one it meant."""
+        """Show the selected memory's relative date and the date it meant; write it only when the person agrees."""
         memory = self._require()
         if memory is None or self.ws is None:
+            return
+        if not self.ws.analysed:
+            self.notify("Still analysing the store; try again in a moment", severity="warning")
             return
         dated = [f for f in self.ws.findings_for(memory.path) if f.kind == "relative-date"]
         if not dated:
             self.notify("No relative date in this memory", severity="warning")
             return
-        phrase = str(dated[0].details.get("phrase") or "") or None
-        suggestion = dated[0].details.get("suggestion")
-        date = dt.date.fromisoformat(str(suggestion)) if suggestion else None
+        self.ask_fix_date(memory, dated[0])
+
+    def ask_fix_date(self, memory: Memory, finding: Finding, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+        """The fix-date dialog: the phrase where it stands, the proposed date (editable), enter writes it."""
+        details = finding.details or {}
+        phrase = str(details.get("phrase") or "")
+        suggestion = str(details.get("suggestion") or "")
+        context = next((line.strip() for line in memory.text.splitlines() if phrase and phrase in line), "")
         expected = memory.content_hash
-        self.run_op("Fix date", lambda: ops.fix_date(self.store_path, memory.path, phrase=phrase, date=date,
-                                                     expected_hash=expected))
+
+        def done(date: dt.date | None) -> None:
+            if date is None:
+                return
+            self.decide("Fix date", lambda allow: ops.fix_date(
+                self.store_path, memory.path, phrase=phrase or None, date=date, expected_hash=expected,
+                allow_secret=allow), on_outcome)
+
+        self.push_screen(FixDateDialog(memory.title, phrase, context, suggestion), done)
 
     def action_undo(self) -> None:
         """Undo the last memtui decision."""
-        self.run_op("Undo", lambda: ops.undo(self.store_path))
+        self.decide("Undo", lambda allow: ops.undo(self.store_path))
 
     def action_init_store(self) -> None:
         """Put a store that is not in git under git."""
-        self.run_op("Init", lambda: ops.init(self.store_path))
+        self.decide("Init", lambda allow: ops.init(self.store_path))
+
+    def action_reload(self) -> None:
+        """Read the store from disk again."""
+        self.load_error = ""
+        self.reload("manual")
 
     def action_review(self) -> None:
         """Open the review queue."""
         from memtui.tui.review import ReviewScreen
 
+        if self.load_error:
+            self.notify(f"{self.load_error}\nFix that and reload (ctrl+p → store: Reload) to review.",
+                        severity="error", timeout=10)
+            return
         if self.ws is None or not self.ws.analysed:
             self.notify("Still analysing the store; try again in a moment", severity="warning")
             return
-        self.push_screen(ReviewScreen())
+        self.push_screen(ReviewScreen(self.ws, self.cards, self.store_path))
 
     def action_history(self) -> None:
         """Open the history of decisions."""
@@ -639,10 +778,16 @@ class MemtuiApp(App[None]):
         if self.ws is None or self.ws.repo is None:
             self.notify("This store is not in git: there is no history yet", severity="warning")
             return
-        self.push_screen(HistoryScreen(self.ws.repo))
+        repo = self.ws.own_repo()  # the history screen's threads read through a handle of their own
+        if repo is not None:
+            self.push_screen(HistoryScreen(repo))
+
+    def action_help(self) -> None:
+        """Show the main screen's keys."""
+        self.push_screen(HelpScreen("Keys · main screen", HELP))
 
     def palette_commands(self) -> list[tuple[str, Callable[[], None], str]]:
-        """Every action, for the command palette."""
+        """The main screen's actions, for the command palette (other screens offer their own)."""
         return [
             ("memory: Archive", self.action_archive, "Archive the selected memory with a reason"),
             ("memory: Merge", self.action_merge, "Merge marked memories (or the selected one with its duplicate)"),
@@ -650,15 +795,51 @@ class MemtuiApp(App[None]):
             ("memory: Edit", self.action_edit, "Edit the selected memory here"),
             ("memory: Edit in $EDITOR", self.action_edit_external, "Edit the selected memory in your editor"),
             ("memory: Verify", self.action_verify, "Stamp last_verified: still true"),
-            ("memory: Fix relative date", self.action_fix_date, "Replace 'tomorrow' with the date it meant"),
+            ("memory: Fix relative date", self.action_fix_date, "Replace 'tomorrow' with the date it meant (asks first)"),
             ("store: Undo last decision", self.action_undo, "Revert the newest memtui commit"),
-            ("store: Reload", lambda: self.reload("manual"), "Read the store from disk again"),
+            ("store: Reload", self.action_reload, "Read the store from disk again"),
             ("store: Put under git", self.action_init_store, "memtui init: a repository for this store"),
             ("view: Review queue", self.action_review, "Everything that needs a decision"),
             ("view: History", self.action_history, "memtui's decisions, revoked rules"),
             ("view: Filter", self.action_filter, "Filter every pane"),
             ("view: Help", self.action_help, "The keys"),
         ]
+
+
+
+
+def archive_reason(ws: Workspace, memory: Memory) -> tuple[str, str | None]:
+    """The pre-filled reason and successor for archiving a memory: the newer side of a contradiction
+    supersedes it; a duplicate is recorded as merged away into its twin (`duplicate of …`), not revoked."""
+    for f, other in ws.partners(memory, "contradiction"):
+        if f.paths[0] == memory.path:  # the other one is newer
+            partner = ws.store.get(other)
+            return f"superseded by {partner.title if partner else other}", other
+    for _, other in ws.partners(memory, "duplicate"):
+        partner = ws.store.get(other)
+        return f"{DUPLICATE_PREFIX}{partner.title if partner else other}", other
+    return "", None
+
+
+def _analyse(ws: Workspace) -> tuple[Workspace, list[Card]]:
+    """Every finding and the review queue (the one source of the finding count)."""
+    analysed = analyse(ws)
+    assert analysed.report is not None
+    # its own repository handle: the preview's history worker reads through ws.repo at the same time
+    return analysed, build_queue(analysed.report, analysed.own_repo())
+
+
+def _count_text(cards: list[Card]) -> str:
+    findings = finding_count(cards)
+    new = len(cards) - findings
+    text = f"{findings} finding{'s' if findings != 1 else ''} to review"
+    return text + (f" · {new} new write{'s' if new != 1 else ''}" if new else "")
+
+
+def _describe(exc: BaseException) -> str:
+    text = str(exc).strip() or "(no message)"
+    return text if isinstance(exc, (OSError, ValueError)) or type(exc).__module__.startswith("memtui") \
+        else f"{type(exc).__name__}: {text}"
 
 
 def _fields(memory: Memory, ws: Workspace) -> Content:

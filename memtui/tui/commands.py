@@ -1,16 +1,28 @@
-"""The command palette: every action of the workstation, searchable."""
+"""The command palette: the actions of the screen it was opened on, searchable."""
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.command import DiscoveryHit, Hit, Hits, Provider
+
+PaletteCommand = tuple[str, Callable[[], object], str]
 
 
 class MemtuiCommands(Provider):
-    """memtui's actions (`memory: Archive`, `view: History`, ...)."""
+    """memtui's actions for the screen the palette was opened from (`memory: Archive` on the main screen,
+    `review: Archive` on a review card, ...). A screen lists them in `palette_commands()`; the main screen's
+    are the app's. A screen without any offers none, so a command never acts on a screen that is not shown."""
 
-    def _commands(self):  # type: ignore[no-untyped-def]
+    def _commands(self) -> list[PaletteCommand]:
+        screen = self.screen
+        own = getattr(screen, "palette_commands", None)
+        if callable(own):
+            return list(own())
         app = self.app
-        return app.palette_commands() if hasattr(app, "palette_commands") else []
+        if screen is app.screen_stack[0] and callable(getattr(app, "palette_commands", None)):
+            return list(app.palette_commands())  # type: ignore[attr-defined]
+        return []
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():

@@ -2,24 +2,43 @@
 
 from __future__ import annotations
 
+import datetime as dt
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 
 from textual import on
 from textual.app import ComposeResult
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
-from memtui.tui.render import plain
+from memtui.core.model import Memory
+from memtui.tui.decisions import keep_final_newline, merge_text
+from memtui.tui.render import LEGEND, plain
 
 
 @dataclass(frozen=True)
 class MergeRequest:
-    """What the merge dialog returns: the merged text and the file it goes into."""
+    """What the merge dialog returns: the merged text, the file it goes into and the reason history keeps."""
 
     text: str
     into: str
+    reason: str = ""
+
+
+_KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "space": "space", "enter": "enter"}
+
+
+def help_text(bindings: Iterable[BindingType], notes: Sequence[str] = ()) -> str:
+    """A screen's help, made from its bindings (so it cannot drift from the keys), then free notes."""
+    lines = []
+    for b in bindings:
+        if not isinstance(b, Binding):
+            continue
+        keys = " ".join(_KEY_NAMES.get(k, k) for k in b.key.split(","))
+        lines.append(f" {keys:<14} {b.description}")
+    return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
 class ArchiveDialog(ModalScreen[str | None]):
@@ -90,42 +109,69 @@ class EditDialog(ModalScreen[str | None]):
 
 
 class MergeDialog(ModalScreen[MergeRequest | None]):
-    """The memories side by side above an editable merged text; `ctrl+s` merges, `escape` cancels."""
+    """The memories side by side above an editable merged text; `ctrl+s` merges, `escape` cancels.
+
+    The merged text starts as the target's own memory (its name, description and text lead) with the others'
+    paragraphs after a blank line each. Changing "into" to another of the memories starts over from that one,
+    unless the person already edited the text.
+    """
 
     BINDINGS = [
         Binding("ctrl+s", "merge", "Merge", id="dialog.merge", priority=True),
         Binding("escape", "cancel", "Cancel", id="dialog.cancel", priority=True),
     ]
 
-    def __init__(self, sources: list[tuple[str, str]], merged: str, into: str) -> None:
+    def __init__(self, memories: Sequence[Memory], into: str) -> None:
         super().__init__()
-        self._sources = sources
-        self._merged = merged
+        self._memories = list(memories)
         self._into = into
+        self._generated = merge_text(self._memories, into)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(plain(f"Merge {len(self._sources)} memories  (ctrl+s merge · esc cancel)"), classes="dialog-title")
+            yield Label(plain(f"Merge {len(self._memories)} memories  (ctrl+s merge · esc cancel)"), classes="dialog-title")
             with Horizontal(id="merge-sources"):
-                for path, text in self._sources:
+                for m in self._memories:
                     with VerticalScroll(classes="merge-source"):
-                        yield Label(plain(path), classes="merge-source-title")
-                        yield Static(plain(text))
+                        yield Label(plain(m.path), classes="merge-source-title")
+                        yield Static(plain(m.text))
             with Horizontal(id="merge-into-row"):
                 yield Label("into ")
                 yield Input(self._into, id="into")
-            yield TextArea(self._merged, id="merged", soft_wrap=True, tab_behavior="indent")
+                yield Label(" why ")
+                others = [m.path for m in self._memories if m.path != self._into]
+                yield Input(f"duplicates of {self._into}" if others else "", id="merge-reason",
+                            placeholder="reason (history will say this)")
+            yield TextArea(self._generated, id="merged", soft_wrap=True, tab_behavior="indent")
 
     def on_mount(self) -> None:
         self.query_one("#merged", TextArea).focus()
 
+    @on(Input.Changed, "#into")
+    def _into_changed(self, event: Input.Changed) -> None:
+        into = event.value.strip()
+        paths = [m.path for m in self._memories]
+        area = self.query_one("#merged", TextArea)
+        if into in paths and area.text == self._generated:
+            self._generated = merge_text(self._memories, into)
+            area.load_text(self._generated)
+            reason = self.query_one("#merge-reason", Input)
+            if reason.value.startswith("duplicates of "):
+                reason.value = f"duplicates of {into}"
+
     def action_merge(self) -> None:
-        """Hand back the merged text and target name."""
+        """Hand back the merged text, target name and reason."""
         into = self.query_one("#into", Input).value.strip()
         if not into:
             self.notify("Name the merged memory", severity="warning")
             return
-        self.dismiss(MergeRequest(self.query_one("#merged", TextArea).text, into))
+        reason = self.query_one("#merge-reason", Input).value.strip()
+        if not reason:
+            self.notify("Say why these are merged (history will say this)", severity="warning")
+            self.query_one("#merge-reason", Input).focus()
+            return
+        text = keep_final_newline(self._generated, self.query_one("#merged", TextArea).text)
+        self.dismiss(MergeRequest(text, into, reason))
 
     def action_cancel(self) -> None:
         """Close without merging."""
@@ -157,6 +203,48 @@ class ChangedDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
+class FixDateDialog(ModalScreen[dt.date | None]):
+    """A relative date and the date it meant: nothing is written until the person confirms (and may correct it)."""
+
+    BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+
+    def __init__(self, title: str, phrase: str, context: str, suggestion: str) -> None:
+        super().__init__()
+        self._title = title
+        self.phrase = phrase
+        self.context_line = context
+        self._suggestion = suggestion
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog"):
+            yield Label(plain(f"Fix a relative date in {self._title}"), classes="dialog-title")
+            yield Static(plain(f"“{self.phrase}” in: {self.context_line}"), id="fix-phrase", classes="dialog-message")
+            yield Label("Replace it with this date (YYYY-MM-DD):")
+            yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Cancel \\[esc]", id="cancel")
+                yield Button("Write the date \\[enter]", id="ok", variant="warning")
+
+    def on_mount(self) -> None:
+        self.query_one(Input).focus()
+
+    @on(Input.Submitted)
+    @on(Button.Pressed, "#ok")
+    def _confirm(self) -> None:
+        raw = self.query_one(Input).value.strip()
+        try:
+            date = dt.date.fromisoformat(raw)
+        except ValueError:
+            self.notify(f"{raw!r} is not a date like 2026-12-03", severity="warning")
+            return
+        self.dismiss(date)
+
+    @on(Button.Pressed, "#cancel")
+    def action_cancel(self) -> None:
+        """Close without writing."""
+        self.dismiss(None)
+
+
 HELP = """\
 memtui — curate an agent's long-term memory. Every decision is a git commit.
 
@@ -166,24 +254,29 @@ memtui — curate an agent's long-term memory. Every decision is a git commit.
  a          archive the selected memory (asks for the reason)
  space      mark          m  merge the marked memories (or the selected one with its duplicate)
  e          edit here     E  edit in $EDITOR
- v          verify (still true)        f  fix a relative date        u  undo the last decision
+ v          verify (still true)        f  fix a relative date (asks)  u  undo the last decision
  r          review queue               H  history of decisions (revoked rules)
- ctrl+p     command palette            ?  this help                  q  quit
+ ctrl+r     reload the store           ctrl+p  command palette (acts on this screen)
+ ?          this help                  q  quit
 
 Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)
-Flags:  C contradiction · D duplicate · $ secret · ! malformed (read-only) · L lint
-"""
+Flags:  """ + LEGEND + "\n"
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys."""
+    """The keys of the screen it was opened from."""
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help.close")]
 
+    def __init__(self, title: str = "Keys", text: str = "") -> None:
+        super().__init__()
+        self._title = title
+        self.text = text or HELP
+
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label("Keys", classes="dialog-title")
-            yield Static(plain(HELP))
+            yield Label(plain(self._title), classes="dialog-title")
+            yield Static(plain(self.text), id="help-text")
 
     def action_close(self) -> None:
         """Close the help."""
@@ -215,4 +308,77 @@ class ConfirmDialog(ModalScreen[bool]):
 
     def action_answer(self, value: bool) -> None:
         """Close with the answer."""
+        self.dismiss(value)
+
+
+class ConfirmRisky(ConfirmDialog):
+    """A yes/no question where only an explicit `y` (or the Yes button) means yes; `enter` means no."""
+
+    BINDINGS = [
+        Binding("y", "answer(True)", "Yes", id="confirm.yes"),
+        Binding("n,escape,enter", "answer(False)", "No", id="confirm.no"),
+    ]
+
+
+class WelcomeScreen(ModalScreen[str | None]):
+    """The first run: what memtui is, why this folder shows nothing, and what to do next.
+
+    Shown when the folder cannot be read, holds no memory files yet, or is outside git. Answers `continue`,
+    `init` (put the store under git) or `quit`.
+    """
+
+    BINDINGS = [
+        Binding("enter,escape", "answer('continue')", "Continue", id="welcome.continue"),
+        Binding("i", "answer('init')", "Put under git", id="welcome.init"),
+        Binding("q", "answer('quit')", "Quit", id="welcome.quit"),
+    ]
+
+    def __init__(self, path: str, *, error: str = "", empty: bool = False, in_git: bool = True) -> None:
+        super().__init__()
+        self.path = path
+        self.error = error
+        self.empty = empty
+        self.in_git = in_git
+        self.text = self._explain()
+
+    def _explain(self) -> str:
+        parts = [
+            "memtui curates the memory folder Claude Code writes as it works (auto-memory): one Markdown file per "
+            "memory with YAML front matter, and a MEMORY.md index the agent loads. Every decision you make here "
+            "is a git commit you can undo.",
+        ]
+        if self.error:
+            parts.append(f"memtui could not open {self.path}:\n  {self.error}\n\nStart it with a project's memory "
+                         "folder, for example:\n  memtui ~/.claude/projects/-home-me-myapp/memory")
+        elif self.empty:
+            parts.append(f"{self.path} holds no memory files yet. Claude Code writes them there as it learns about "
+                         "you and the project; memtui watches the folder and shows them as they arrive.")
+        if not self.error and not self.in_git:
+            parts.append("This folder is not in git yet, so decisions cannot be recorded or undone. Press i to "
+                         "create a repository that versions only the store and its archive.")
+        parts.append("To look around first: memtui --demo opens a demo store with real-looking findings.")
+        return "\n\n".join(parts)
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label("Welcome to memtui", classes="dialog-title")
+            yield Static(plain(self.text), id="welcome-text", classes="dialog-message")
+            with Horizontal(classes="dialog-buttons"):
+                yield Button("Quit \\[q]", id="quit")
+                if not self.error and not self.in_git:
+                    yield Button("Put under git \\[i]", id="init", variant="primary")
+                yield Button("Continue \\[enter]", id="continue", variant="primary")
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`i` only when there is a folder to put under git."""
+        if action == "answer" and parameters == ("init",):
+            return not self.error and not self.in_git
+        return True
+
+    @on(Button.Pressed)
+    def _pressed(self, event: Button.Pressed) -> None:
+        self.dismiss(event.button.id)
+
+    def action_answer(self, value: str) -> None:
+        """Close with the choice."""
         self.dismiss(value)

@@ -10,10 +10,16 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
+from collections.abc import Callable
+
 from memtui.audit.repo import Event, StoreRepo
-from memtui.tui.messages import ThreadSaid
-from memtui.review import revoked_only
+from memtui.review import is_duplicate_archive, revoked_only, undone_commits
 from memtui.tui import render
+from memtui.tui.dialogs import HelpScreen, help_text
+from memtui.tui.messages import ThreadSaid
+
+COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("replaced by", 22), ("author", 10))
+"""Widths that fit 140 columns with the cell padding; longer text is cut with an ellipsis."""
 
 
 class HistoryDetail(ModalScreen[None]):
@@ -56,8 +62,16 @@ class HistoryScreen(Screen[None]):
     BINDINGS = [
         Binding("t", "toggle_revoked", "Revoked only", id="history.revoked"),
         Binding("slash", "filter", "Filter", id="history.filter"),
+        Binding("enter", "open", "Open", id="history.open", show=False),
+        Binding("question_mark", "help", "Help", id="history.help"),
         Binding("escape,q,H", "leave", "Back", id="history.leave"),
     ]
+
+    HELP_NOTES = (
+        "Undone decisions are struck through and marked (undone); an undo row names what it reverted.",
+        "A duplicate archived beside its twin is shown as archive (duplicate) and is not a revoked rule.",
+        "ctrl+p: the palette acts on this screen.",
+    )
 
     def __init__(self, repo: StoreRepo) -> None:
         super().__init__()
@@ -74,7 +88,7 @@ class HistoryScreen(Screen[None]):
 
     def on_mount(self) -> None:
         table = self.query_one(DataTable)
-        for label, width in (("date", 10), ("action", 11), ("memory", 30), ("reason", 48), ("replaced by", 26), ("author", 10)):
+        for label, width in COLUMNS:
             table.add_column(label, width=width, key=label)
         self.query_one("#history-filter").display = False
         self._load()
@@ -102,11 +116,27 @@ class HistoryScreen(Screen[None]):
         table = self.query_one(DataTable)
         table.clear()
         shown = self.visible()
+        undone = undone_commits(self.events)
+        by_commit = {e.commit: e for e in self.events}
+        w = dict(COLUMNS)
         for i, e in enumerate(shown):
+            action = "archive (duplicate)" if is_duplicate_archive(e) else e.action
+            colour = "flag-contradiction" if e.action in ("archive", "merge") and action == e.action else "badge-unknown"
+            reason = e.reason
+            if e.action == "undo":
+                reverted = [by_commit.get(sha) for sha in e.trailers.get("Memtui-Reverts", [])]
+                reason = "reverted " + ", ".join(
+                    f"{r.action} of {_short(r.memory)} ({r.commit[:8]})" if r else "an older decision" for r in reverted)
+            if e.commit in undone:
+                action_cell = Content.assemble(render.styled(cut(action, w["action"] - 9), "badge-unknown").stylize("strike"),
+                                               render.styled(" (undone)", "badge-unknown"))
+            else:
+                action_cell = render.styled(cut(action, w["action"]), colour)
             table.add_row(
-                Content(e.date[:10]), render.styled(e.action, "flag-contradiction" if e.action in ("archive", "merge") else "badge-unknown"),
-                render.plain(_short(e.memory)), render.plain(e.reason), render.plain(_short(e.superseded_by)),
-                render.plain(e.author), key=str(i),
+                Content(e.date[:10]), action_cell,
+                render.plain(cut(_short(e.memory), w["memory"])), render.plain(cut(reason, w["reason"])),
+                render.plain(cut(_short(e.superseded_by), w["replaced by"])),
+                render.plain(cut(e.author, w["author"])), key=str(i),
             )
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
@@ -166,9 +196,36 @@ class HistoryScreen(Screen[None]):
         detail = HistoryDetail(event, text, diff)
         self.post_message(ThreadSaid(lambda: self.app.push_screen(detail)))
 
+    def action_open(self) -> None:
+        """Open the decision under the cursor."""
+        table = self.query_one(DataTable)
+        shown = self.visible()
+        if 0 <= table.cursor_row < len(shown):
+            self._detail(shown[table.cursor_row])
+
+    def action_help(self) -> None:
+        """This screen's keys."""
+        self.app.push_screen(HelpScreen("Keys · history", help_text(self.BINDINGS, self.HELP_NOTES)))
+
     def action_leave(self) -> None:
         """Back to the panes."""
         self.app.pop_screen()
+
+    def palette_commands(self) -> list[tuple[str, Callable[[], None], str]]:
+        """This screen's actions, for the command palette."""
+        return [
+            ("history: Revoked rules only / everything", self.action_toggle_revoked, "Toggle the revoked-rules view"),
+            ("history: Filter", self.action_filter, "Filter by memory, reason, action or author"),
+            ("history: Open the selected decision", self.action_open, "The rule as it was, and the commit"),
+            ("history: Help", self.action_help, "This screen's keys"),
+            ("history: Back", self.action_leave, "Back to the panes"),
+        ]
+
+
+def cut(text: str, width: int) -> str:
+    """Text that fits a column, cut with an ellipsis (never silently)."""
+    text = " ".join(text.split())
+    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def _short(path: str) -> str:

@@ -1,10 +1,16 @@
-"""Messages that cross the app: what worker threads say to the UI thread."""
+"""Messages that cross the app: what worker threads say to the UI thread, and what screens ask of the app."""
 
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import Path
+from typing import Protocol
 
 from textual.message import Message
+
+from memtui.review import Card
+from memtui.tui.decisions import Operation, Outcome
+from memtui.workspace import Workspace
 
 
 class ThreadSaid(Message):
@@ -17,3 +23,35 @@ class ThreadSaid(Message):
     def __init__(self, callback: Callable[[], object]) -> None:
         super().__init__()
         self.callback = callback
+
+
+class Decide(Message):
+    """A screen asks the app for a decision; `on_outcome` is called on the UI thread with what came of it.
+
+    The app runs the operation in a worker, reloads the store when something was committed (so the screen's
+    next card is drawn from the store as it is now), offers to proceed after an explicit confirmation when the
+    change was refused for a secret, and only then answers.
+    """
+
+    def __init__(self, label: str, operation: Operation, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+        super().__init__()
+        self.label = label
+        self.operation = operation
+        self.on_outcome = on_outcome
+
+
+class WorkspaceChanged(Message):
+    """The app read the store again; screens showing it redraw from `ws` and its review queue."""
+
+    def __init__(self, ws: Workspace, cards: list[Card]) -> None:
+        super().__init__()
+        self.ws = ws
+        self.cards = cards
+
+
+class Host(Protocol):
+    """What a screen may read from the app that hosts it (screens never import the app module)."""
+
+    ws: Workspace | None
+    cards: list[Card]
+    store_path: Path

@@ -13,8 +13,10 @@ from memtui.workspace import Workspace
 
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
-LINT = {"schema", "relative-date", "archived-but-loaded", "stale", "expired", "unindexed", "broken-link",
-        "duplicate-entry"}
+LINT = {"schema", "archived-but-loaded", "unindexed", "broken-link", "duplicate-entry"}
+"""Finding kinds the `L` flag stands for. Stale and expired show in the badge; a relative date has its own `T`."""
+LEGEND = ("C contradiction · D duplicate · $ secret · ! malformed (read-only) · T relative date (f fixes it) · "
+          "L lint (front matter, index, links)")
 
 
 def clean(text: str) -> str:
@@ -41,7 +43,7 @@ def badge(name: str) -> Content:
 
 
 def flags(kinds: set[str] | frozenset[str]) -> Content:
-    """One letter per finding kind worth a flag, each in its colour; `L` for lint."""
+    """One letter per finding kind worth a flag, each in its colour (the legend is `LEGEND`)."""
     return _flags(frozenset(kinds))
 
 
@@ -50,6 +52,7 @@ def _flags(kinds: frozenset[str]) -> Content:
     parts: list[Content] = []
     for kind, letter in (("contradiction", "C"), ("duplicate", "D"), ("secret", "$"), ("malformed", "!")):
         parts.append(styled(letter, f"flag-{'lint' if kind == 'malformed' else kind}") if kind in kinds else Content(" "))
+    parts.append(styled("T", "badge-aging") if "relative-date" in kinds else Content(" "))
     parts.append(styled("L", "flag-lint") if kinds & LINT else Content(" "))
     return Content("").join(parts)
 

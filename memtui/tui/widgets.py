@@ -35,7 +35,7 @@ class MemoryPane(DataTable[Content]):
 
     def on_mount(self) -> None:
         self.add_column("badge", width=8, key="badge")
-        self.add_column("flags", width=5, key="flags")
+        self.add_column("flags", width=6, key="flags")
         self.add_column("name", width=120, key="name")
         self.set_title(0, 0)
 

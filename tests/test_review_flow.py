@@ -1,0 +1,503 @@
+"""Issue 8, TUI side: every decision exactly as shown (real git, real files, the real app through Pilot).
+
+Each test here failed on the code before this work: decisions recorded before they happened, background
+failures nobody saw, cards about archived memories, merges that wrote the wrong memory, `f` writing without
+asking, the palette acting on a hidden screen, counts that disagreed.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from textual.command import CommandPalette
+from textual.widgets import DataTable, Input, TextArea
+
+from conftest import git, memory
+from memtui import ops
+from memtui.audit.repo import parse_trailers
+from memtui.demo import make_demo_store
+from memtui.review import finding_count
+from memtui.tui.app import MemtuiApp
+from memtui.tui.dialogs import (
+    ArchiveDialog,
+    ChangedDialog,
+    ConfirmDialog,
+    EditDialog,
+    FixDateDialog,
+    HelpScreen,
+    MergeDialog,
+)
+from memtui.tui.history import COLUMNS, HistoryScreen
+from memtui.tui.pilot import select_memory, settle
+from memtui.tui.review import ReviewScreen
+from memtui.tui.widgets import MemoryPane
+
+TODAY = dt.date(2026, 11, 30)
+SIZE = (140, 40)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return make_demo_store(TODAY, parent=tmp_path)
+
+
+def make_app(store: Path) -> MemtuiApp:
+    return MemtuiApp(store, today=TODAY, watch_interval=0)
+
+
+def head(store: Path) -> dict[str, list[str]]:
+    return parse_trailers(git(store.parent, "log", "-1", "--format=%B"))
+
+
+def head_sha(store: Path) -> str:
+    return git(store.parent, "rev-parse", "HEAD").strip()
+
+
+async def open_review(app: MemtuiApp, pilot) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    await settle(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    return screen
+
+
+def messages(app: MemtuiApp) -> list[str]:
+    return [f"{n.title} {n.message}" for n in app._notifications]
+
+
+# ---------------------------------------------------------------------------------------------- item 2
+
+
+async def test_a_failing_analysis_reaches_the_screen_with_what_to_do(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(ws):  # type: ignore[no-untyped-def]
+        raise RuntimeError("git ls-files -- ../memory.archive is outside repository")
+
+    monkeypatch.setattr("memtui.tui.app.analyse", broken)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        header = str(app.query_one("#header").render())
+        assert "analysing" not in header and "analysis failed" in header and "Reload" in header
+        assert any("outside repository" in m and "memtui check" in m for m in messages(app))
+        await pilot.press("r")  # a key never silently does nothing
+        await pilot.pause(0.2)
+        assert not isinstance(app.screen, ReviewScreen)
+        assert any("analysis failed" in m and "reload" in m.lower() for m in messages(app)[-1:])
+
+
+async def test_an_unexpected_error_in_an_operation_is_shown(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    def broken(*args, **kwargs):  # type: ignore[no-untyped-def]
+        raise KeyError("last_verified")
+
+    monkeypatch.setattr(ops, "verify", broken)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "reference_linear.md")
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert any("Verify failed" in m and "KeyError" in m for m in messages(app))
+        assert app.last_outcome is not None and app.last_outcome.status == "failed"
+
+
+# ---------------------------------------------------------------------------------------------- item 3
+
+
+async def test_a_refused_decision_stays_on_its_card_and_is_not_counted(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "user_role.md")
+        await pilot.press("v")  # an older decision, made before the review
+        await settle(app, pilot)
+        verified = head_sha(demo)
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        older = demo / card.paths[0]
+        older.write_text(older.read_text() + "\nThe agent added this line a moment ago.\n")  # changed under the person
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ChangedDialog)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is screen
+        assert screen.current() is not None and screen.current().paths == card.paths  # type: ignore[union-attr]
+        assert screen.decisions == [] and "changed" in screen.refusal
+        assert "Refused" in str(screen.query_one("#card-refusal").render())
+        await pilot.press("u")  # nothing of this review to undo: the earlier verify stays
+        await settle(app, pilot)
+        assert "undo" not in git(demo.parent, "log", f"{verified}..HEAD", "--format=%s")
+        assert "last_verified" in (demo / "user_role.md").read_text()
+        assert any("Nothing of this review to undo" in m for m in messages(app))
+        while screen.current() is not None:
+            await pilot.press("s")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        body = git(demo.parent, "log", "-1", "--format=%B")
+        assert head(demo)["Memtui-Action"] == ["review"]
+        assert "nothing committed (0 commits)" in body and "archived" not in body
+
+
+async def test_undo_in_the_review_never_reaches_past_this_review(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("b")  # keep both: a commit of this review
+        await settle(app, pilot)
+        assert len(screen.decisions) == 1 and screen.decisions[0].commit == head_sha(demo)
+        ops.verify(demo, "user_role.md", today=TODAY)  # someone else decides meanwhile (the CLI)
+        outside = head_sha(demo)
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert head_sha(demo) == outside and "not from this review" in screen.refusal
+        assert len(screen.decisions) == 1
+
+
+async def test_review_undo_still_brings_back_the_card(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        first = screen.current()
+        await pilot.press("b")
+        await settle(app, pilot)
+        assert screen.current() != first and [d.action for d in screen.decisions] == ["kept both"]
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["undo"] and screen.current() == first and screen.decisions == []
+
+
+# ---------------------------------------------------------------------------------------------- item 4
+
+
+async def test_cards_follow_the_store_after_an_archive(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_review(app, pilot)
+        gone = "project_stripe_migration.md"
+        assert any(c.kind == "stale" and c.paths == (gone,) for c in screen.cards)
+        while screen.current() is not None and screen.current().paths[0] != gone:  # type: ignore[union-attr]
+            await pilot.press("s")
+        await pilot.press("a", "enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"]
+        assert not any(gone in c.paths for c in screen.cards[screen.index:])
+        while (card := screen.current()) is not None:
+            assert gone not in card.paths, card
+            await pilot.press("s")
+
+
+# ---------------------------------------------------------------------------------------------- item 5
+
+
+@pytest.fixture
+def pair_store(make_store: Callable[..., Path]) -> Path:
+    a = memory("alpha_rule", description="Alpha says use tabs", body="Use tabs.\n\n**Why:** alpha reason.\n\n**How to apply:** alpha.")
+    b = memory("beta_rule", description="Beta says use spaces", body="Use spaces.\n\n**Why:** beta reason.\n\n**How to apply:** beta.")
+    index = "- [alpha_rule](a.md) — Alpha says use tabs\n- [beta_rule](b.md) — Beta says use spaces\n"
+    return make_store({"a.md": a, "b.md": b}, in_git=True, index=index)
+
+
+async def test_merge_dialog_keeps_the_targets_name_blank_lines_reason_and_final_newline(pair_store: Path) -> None:
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.open_merge(["a.md", "b.md"])
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        into = dialog.query_one("#into", Input)
+        into.value = "b.md"  # the person picks b as the target
+        await pilot.pause(0.2)
+        text = dialog.query_one("#merged", TextArea).text
+        assert "name: beta_rule" in text and "description: Beta says use spaces" in text and "alpha_rule" not in text
+        assert text.index("Use spaces.") < text.index("Use tabs.")
+        assert "**How to apply:** beta.\n\nUse tabs.\n\n**Why:** alpha reason." in text
+        area = dialog.query_one("#merged", TextArea)
+        area.load_text(area.text.rstrip("\n"))  # a text box easily loses the final newline
+        reason = dialog.query_one("#merge-reason", Input)
+        reason.value = ""
+        await pilot.press("ctrl+s")
+        await pilot.pause(0.2)
+        assert app.screen is dialog  # a reason is required
+        reason.value = "same rule twice"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        written = (pair_store / "b.md").read_text()
+        assert written.endswith("\n") and "name: beta_rule" in written and not (pair_store / "a.md").exists()
+        assert head(pair_store)["Memtui-Reason"] == ["same rule twice"]
+
+
+async def test_edit_in_the_app_keeps_the_final_newline(pair_store: Path) -> None:
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "a.md")
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.load_text(area.text.replace("Use tabs.", "Use tabs, width 4.").rstrip("\n"))
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        text = (pair_store / "a.md").read_text()
+        assert "width 4" in text and text.endswith("\n")
+
+
+# ---------------------------------------------------------------------------------------------- item 6
+
+
+async def test_fix_date_shows_the_phrase_and_date_and_asks_first(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        before = head_sha(demo)
+        await select_memory(app, pilot, "project_deploy_freeze.md")
+        await pilot.press("f")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FixDateDialog)
+        assert "next Thursday" in str(dialog.query_one("#fix-phrase").render())
+        assert dt.date.fromisoformat(dialog.query_one(Input).value)  # the proposed date, editable
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert head_sha(demo) == before  # nothing written without a yes
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FixDateDialog)
+        app.screen.query_one(Input).value = "2026-12-10"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["fix-date"] and "2026-12-10" in (demo / "project_deploy_freeze.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- item 7
+
+
+async def test_the_palette_on_the_review_acts_on_the_card(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "user_timezone.md")  # the hidden main-screen selection
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None
+        names = [name for name, _, _ in screen.palette_commands()]
+        assert "review: Archive" in names and "review: Keep both" in names
+        await pilot.press("ctrl+p")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, CommandPalette)
+        await pilot.press(*"Archive")
+        await pilot.pause(0.5)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        older = app.ws.store.get(card.paths[0])  # type: ignore[union-attr]
+        assert older is not None and older.title in str(app.screen.query_one(".dialog-title").render())
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert (demo / "user_timezone.md").exists()
+
+
+# ---------------------------------------------------------------------------------------------- confusing today
+
+
+async def test_review_help_and_footer_show_only_this_screens_keys(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert "b" in screen.active_bindings and "A" in screen.active_bindings  # a pair card
+        while screen.current() is not None and screen.current().kind in ("contradiction", "duplicate"):  # type: ignore[union-attr]
+            await pilot.press("s")
+        await pilot.pause(0.1)
+        keys = screen.active_bindings
+        assert "b" not in keys and "A" not in keys and "m" not in keys and "v" in keys
+        await pilot.press("question_mark")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, HelpScreen)
+        assert "Keep both" in app.screen.text and "Skip" in app.screen.text and "focus User" not in app.screen.text
+
+
+async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        while screen.current() is not None and screen.current().kind != "duplicate":  # type: ignore[union-attr]
+            await pilot.press("s")
+        card = screen.current()
+        assert card is not None
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        assert app.screen.query_one(Input).value.startswith("duplicate of ")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reason"][0].startswith("duplicate of ")
+        assert trailers["Memtui-Superseded-By"] == [f"memory/{card.paths[1]}"]
+        await pilot.press("escape", "H")
+        await settle(app, pilot)
+        history = app.screen
+        assert isinstance(history, HistoryScreen)
+        table = history.query_one(DataTable)
+        assert table.get_row_at(0)[1].plain == "archive (duplicate)"
+        await pilot.press("t")
+        await pilot.pause(0.1)
+        assert all(card.paths[0] not in table.get_row_at(i)[2].plain for i in range(table.row_count))
+
+
+async def test_one_finding_count_in_header_and_review(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        header = str(app.query_one("#header").render())
+        screen = await open_review(app, pilot)
+        n = finding_count(screen.cards)
+        assert f"{n} findings to review" in header
+        assert f"({n} findings, {len(screen.cards) - n} new writes)" in str(screen.query_one("#card-header").render())
+
+
+async def test_history_marks_undone_decisions_says_what_an_undo_reverted_and_cuts_with_an_ellipsis(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        long_reason = "superseded by the new observability stack that the platform team rolled out in November " * 2
+        ops.archive(demo, "reference_grafana.md", reason=long_reason, today=TODAY)
+        ops.verify(demo, "user_role.md", today=TODAY)
+        ops.undo(demo, today=TODAY)
+        await pilot.press("ctrl+r")
+        await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        table = app.screen.query_one(DataTable)
+        undo_row, verify_row, archive_row = (table.get_row_at(i) for i in range(3))
+        assert undo_row[1].plain == "undo" and undo_row[3].plain.startswith("reverted verify of user_role.md")
+        assert verify_row[1].plain == "verify (undone)"
+        assert archive_row[3].plain.endswith("…") and len(archive_row[3].plain) == dict(COLUMNS)["reason"]
+
+
+async def test_the_lint_flag_is_only_for_lint(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        expired = panes["project"].get_row("project_merge_freeze.md")[1].plain
+        dated = panes["project"].get_row("project_recall_deadline.md")[1].plain
+        assert "L" not in expired
+        assert "T" in dated and "L" not in dated
+        schema = panes["reference"].get_row("reference_staging.md")[1].plain
+        assert "L" in schema
+
+
+async def test_a_secret_refusal_offers_to_proceed_after_an_explicit_yes(pair_store: Path) -> None:
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "a.md")
+        before = head_sha(pair_store)
+        await pilot.press("e")
+        await settle(app, pilot)
+        area = app.screen.query_one(TextArea)
+        area.load_text(area.text + "The staging key is AKIAABCDEFGHIJKLMNOP.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog) and "secret" in str(app.screen.query_one(".dialog-message").render())
+        await pilot.press("enter")  # enter is not a yes here
+        await settle(app, pilot)
+        assert head_sha(pair_store) == before and "AKIA" not in (pair_store / "a.md").read_text()
+        await pilot.press("e")
+        await settle(app, pilot)
+        area = app.screen.query_one(TextArea)
+        area.load_text(area.text + "The staging key is AKIAABCDEFGHIJKLMNOP.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert head(pair_store)["Memtui-Action"] == ["edit"] and "AKIA" in (pair_store / "a.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- first run (issue 11 item 8)
+
+
+async def test_an_empty_folder_outside_git_gets_a_first_run_screen(tmp_path: Path) -> None:
+    from memtui.tui.dialogs import WelcomeScreen
+
+    store = tmp_path / "proj" / "memory"
+    store.mkdir(parents=True)
+    (store / "MEMORY.md").write_text("")  # Claude Code made the index, nothing else yet
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert "no memory files yet" in app.screen.text and "not in git" in app.screen.text
+        await pilot.press("i")
+        await settle(app, pilot)
+        assert (tmp_path / "proj" / ".git").is_dir() and app.ws is not None and app.ws.repo is not None
+
+
+async def test_a_folder_that_cannot_be_read_explains_what_to_start_with(tmp_path: Path) -> None:
+    from memtui.tui.dialogs import WelcomeScreen
+
+    app = make_app(tmp_path / "nowhere")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert isinstance(app.screen, WelcomeScreen)
+        assert "no such folder" in app.screen.text and "~/.claude/projects/" in app.screen.text
+        await pilot.press("q")
+        await pilot.pause(0.2)
+    assert app.return_code == 0 or app.return_code is None
+
+
+async def test_leaving_the_review_while_a_decision_is_written_is_safe(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("b", "escape")  # leave at once, before the keep-both commit answers
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ReviewScreen) and screen.pending == ""
+        assert head(demo)["Memtui-Action"] == ["keep-both"]
+        assert any("Keep both" in m for m in messages(app))
+
+
+async def test_the_preview_history_marks_an_undone_decision(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "reference_linear.md")
+        await pilot.press("v")
+        await settle(app, pilot)
+        await pilot.press("u")
+        await settle(app, pilot)
+        await select_memory(app, pilot, "user_role.md")
+        await select_memory(app, pilot, "reference_linear.md")
+        await settle(app, pilot)
+        lines = str(app.query_one("#preview-history").render()).splitlines()
+        assert any("verify" in line and "(undone)" in line for line in lines)
+        assert any(line.split()[1:2] == ["undo"] and "(undone)" not in line for line in lines)
+
+
+def test_every_screen_help_names_every_key_of_that_screen() -> None:
+    from textual.binding import Binding
+
+    from memtui.tui.dialogs import HELP
+    from memtui.tui.history import HistoryScreen as History
+
+    names = {"question_mark": "?", "slash": "/", "escape": "esc"}
+    tokens = set(HELP.split()) | {"1", "2", "3", "4"} if "1-4" in HELP.split() else set(HELP.split())
+    for b in MemtuiApp.BINDINGS:
+        assert isinstance(b, Binding)
+        for key in b.key.split(","):
+            assert names.get(key, key) in tokens, f"main help does not name {key} ({b.description})"
+    for screen in (ReviewScreen, History):
+        # built from the bindings, so every key and description is in it
+        from memtui.tui.dialogs import help_text
+
+        text = help_text(screen.BINDINGS, screen.HELP_NOTES)
+        for b in screen.BINDINGS:
+            assert isinstance(b, Binding) and b.description in text
