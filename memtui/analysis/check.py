@@ -34,6 +34,9 @@ class Report:
     today: dt.date
     freshness: dict[str, Freshness]
     findings: tuple[Finding, ...]
+    held_back: tuple[Finding, ...] = ()
+    """Weaker contradiction/duplicate candidates, below the precision threshold: not in `findings`, shown on
+    request (each has `held_back=True`, a `score` and the same fields as a shown pair), strongest first."""
 
     def for_path(self, path: str) -> list[Finding]:
         """Findings that name a memory."""
@@ -51,24 +54,44 @@ def memory_text(memory: Memory, date: dt.date | None) -> MemoryText:
 
 
 def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list[Finding]:
-    """Contradictions and duplicates among active, readable memories."""
+    """Contradictions and duplicates among active, readable memories, held-back candidates included (flagged),
+    and a `superseded-loaded` finding for each memory that says of itself it is historical or superseded."""
     docs = [memory_text(m, dates.get(m.path)) for m in memories]
     out = []
     for rel in find_relations(docs):
+        claims = ""
+        if rel.older_claim and rel.newer_claim:
+            claims = f' "{_cut(rel.older_claim)}" ({rel.older}) vs "{_cut(rel.newer_claim)}" ({rel.newer}).'
         if rel.kind == "contradiction":
             message = (
-                f"{rel.older} and {rel.newer} (newer) may conflict: {rel.explanation}. "
+                f"{rel.older} and {rel.newer} (newer) may conflict ({rel.cue}):{claims or ' ' + rel.explanation + '.'} "
                 f"If the newer one holds, archive {rel.older} as superseded."
             )
         else:
-            message = f"{rel.older} and {rel.newer} say the same thing ({rel.explanation}); merge them."
+            message = f"{rel.older} and {rel.newer} say the same thing:{claims or ' ' + rel.explanation + '.'} Merge them."
         out.append(
             Finding(
                 rel.kind, WARNING, (rel.older, rel.newer), message, score=rel.score, cue=rel.cue,
-                details={"shared": list(rel.shared), "older": rel.older, "newer": rel.newer},
+                details={"shared": list(rel.shared), "older": rel.older, "newer": rel.newer,
+                         "older_claim": rel.older_claim, "newer_claim": rel.newer_claim},
+                held_back=rel.held_back,
             )
         )
+    for d in docs:
+        if d.superseded:
+            out.append(
+                Finding(
+                    "superseded-loaded", WARNING, (d.key,),
+                    f"{d.key} says it is superseded (\"{d.superseded}\") but is still loaded: Claude Code still "
+                    "recalls it beside what replaced it. Archive it.",
+                    cue=d.superseded,
+                )
+            )
     return out
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 PARALLEL_MIN = 2000
@@ -125,8 +148,10 @@ def _check_store(store: Store, today: dt.date, file_dates: FileDates, parallel: 
             _FORKED = None
     else:
         findings = _lint(store, badges, anchors, today) + relation_findings(active, newest)
+    held = sorted((f for f in findings if f.held_back), key=lambda f: (-(f.score or 0.0), f.paths))
+    findings = [f for f in findings if not f.held_back]
     findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
-    return Report(store=store, today=today, freshness=badges, findings=tuple(findings))
+    return Report(store=store, today=today, freshness=badges, findings=tuple(findings), held_back=tuple(held))
 
 
 def _created(memory: Memory) -> dt.date | None:

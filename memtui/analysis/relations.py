@@ -21,6 +21,9 @@ from functools import cached_property
 from rapidfuzz import fuzz
 
 from memtui.analysis import text as tx
+from memtui.analysis.background import BACKGROUND_DOCS, Background, load_background
+from memtui.analysis.model import Model, load_model
+from memtui.analysis.claims import Comparison, compare, Claim, is_log, is_plan, is_superseded, says_done, split_claims
 from memtui.analysis.lexicon import (
     ANTONYMS,
     CHANGE_CUES,
@@ -74,6 +77,24 @@ class MemoryText:
     cjk: bool
     date: str = ""
     """Newest date of the memory (ISO), to tell which one is newer."""
+    body: str = field(default="", repr=False)
+    """The whole body, split into claims when the memory meets a candidate partner."""
+
+    @cached_property
+    def claims(self) -> tuple[Claim, ...]:
+        """The statements it makes: description, sentences, bullets, table rows."""
+        return split_claims(self.description, self.body)
+
+    @cached_property
+    def superseded(self) -> str:
+        """The marker when the memory says it is historical or superseded ("SUPERSEDED by ..."), else ""."""
+        return is_superseded(self.title, self.description, self.body)
+
+    @cached_property
+    def kind_of_note(self) -> tuple[bool, bool, bool]:
+        """(a plan, says it was delivered, a session log or handoff)."""
+        return (is_plan(self.title, self.description), says_done(self.title, self.description),
+                is_log(self.title, self.description))
 
     @cached_property
     def folded(self) -> str:
@@ -131,6 +152,11 @@ class Relation:
     cue: str
     shared: tuple[str, ...]
     explanation: str
+    older_claim: str = ""
+    """The claim of the older memory the label rests on."""
+    newer_claim: str = ""
+    held_back: bool = False
+    """A weaker candidate: below the precision threshold, shown only on request."""
 
 
 _NEG_BREAK = frozenset(
@@ -174,6 +200,32 @@ class _Phrases:
 
 
 _CHANGE = _Phrases(CHANGE_CUES)
+
+
+def change_words(folded: str) -> tuple[str, ...]:
+    """Change words in a folded text ("switched to", "no longer", 改为)."""
+    return _CHANGE.find(folded)
+
+
+def negated_tokens(text: str) -> set[str]:
+    """Tokens a negation applies to in a text."""
+    return _negated_tokens(text)
+
+
+def values(text: str) -> dict[str, frozenset[str]]:
+    """Dates, URLs, quantities and e-mail addresses a text states."""
+    return _values(text)
+
+
+def poles(toks: set[str], raw: str, negated: frozenset[str]) -> frozenset[tuple[int, int]]:
+    """Antonym sides a text takes."""
+    return _poles(toks, raw, negated)
+
+
+def ANTONYM_LABEL(i: int) -> str:  # noqa: N802 - read like a table
+    """How an antonym pair is named in a cue."""
+    left, right = ANTONYMS[i]
+    return f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
 _SCOPE = _Phrases(SCOPE_CUES)
 _ZH_NEG_CHARS = frozenset("".join(ZH_NEGATIONS))
 
@@ -293,24 +345,32 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     return MemoryText(
         key=key, title=title, description=description, rule=rule, how=how,
         tokens=main | subject, subject=subject, main=main,
-        cjk=tx.has_cjk(description) or tx.has_cjk(rule), date=date,
+        cjk=tx.has_cjk(description) or tx.has_cjk(rule), date=date, body=body,
     )
 
 
 class Weights:
-    """Inverse document frequency of tokens over the memories compared (the store), computed once."""
+    """Inverse document frequency of tokens over the memories compared (the store), computed once.
 
-    def __init__(self, docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> None:
+    A small store says little about which words are common, so its counts are blended with the background
+    table shipped with the package: the table stands in for `BACKGROUND_DOCS` minus the store's size, so a
+    store of 2 memories is weighted like one of 200, and from 200 memories on the store speaks for itself.
+    """
+
+    def __init__(self, docs: Sequence[MemoryText], background: Background | None = None) -> None:
         self.df: Counter[str] = Counter()
         for d in docs:
             self.df.update(d.tokens)
-        for extra in background:
-            self.df.update(extra)
-        self.n = len(docs) + len(background)
-        n, common = self.n, 0.4 * self.n
-        # rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little
+        bg = load_background() if background is None else background
+        n_store = len(docs)
+        scale = max(0, BACKGROUND_DOCS - n_store) / bg.n if bg.n else 0.0
+        n = n_store + scale * bg.n
+        self.n = n
+        common = 0.4 * n_store
+        bg_df = bg.df
         self._idf: dict[str, float] = {
-            t: 0.1 if n >= 5 and df > common else math.log((n + 1) / (df + 0.5)) + 0.5 for t, df in self.df.items()
+            t: 0.1 if n_store >= 5 and df > common else math.log((n + 1) / (df + scale * bg_df.get(t, 0) + 0.5)) + 0.5
+            for t, df in self.df.items()
         }
         self._unseen = math.log((n + 1) / 0.5) + 0.5
         self._sums: dict[frozenset[str], float] = {}
@@ -466,9 +526,9 @@ STRONG_DUPLICATE = 0.6
 """A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
 
 
-def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
-    """Label a pair `contradiction`, `duplicate` or nothing; `b` should be the newer memory."""
-    s = score_pair(a, b, weights)
+def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Relation | None:
+    """The hand-written rules of the first engine; the learned model reads their verdict as one feature."""
+    s = s or score_pair(a, b, weights)
     if s.related < RELATED_MIN or len(a.tokens & b.tokens) < MIN_SHARED:
         return None
     cues = s.cues
@@ -508,8 +568,135 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
     return None
 
 
-def find_relations(docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> list[Relation]:
-    """Every contradiction and duplicate among the given memories, strongest first."""
+
+FEATURES = (
+    "related", "subject", "fuzzy", "cover_min", "cover_max", "identical", "aligned", "claim_negation",
+    "claim_value", "claim_change", "claim_antonym", "claim_conflict_strong", "rules_contradiction",
+    "rules_duplicate", "rules_contradiction_short", "scope", "same_prohibition", "cross_language", "plan_and_done", "log_pair", "claim_substitution", "revision",
+)
+"""What the model reads about a pair (all between 0 and 1)."""
+FLAG_MIN = 0.5
+"""Probability of the label from which a pair is shown: chosen for precision on the real stores."""
+HOLD_MIN = 0.25
+"""Weaker candidates down to this probability are held back: counted, and shown on request."""
+SHORT_CLAIMS = 8
+CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution")
+REVISION_MIN = 0.6
+"""Share of claims two memories state word for word from which one reads as a revision of the other."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the decision reads about a pair, with the claims it can quote."""
+
+    features: tuple[float, ...]
+    score: PairScore
+    comparison: Comparison
+    rules: Relation | None
+
+
+def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
+    """Document-level scores, claim alignment and the first engine's verdict for a pair (`b` the newer)."""
+    s = score_pair(a, b, weights)
+    cmp = compare(a.claims, b.claims, weights.idf, weights.total)
+    rules = rule_label(a, b, weights, s)
+    subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
+    most = max(cmp.claims_older, cmp.claims_newer)
+    short = 1.0 if most <= SHORT_CLAIMS else 0.0
+    conflict = {c: cmp.conflict[c].similarity if c in cmp.conflict else 0.0 for c in CONFLICT_CUES}
+    strong = max((al.similarity for al in cmp.conflict.values() if len(set(al.cues)) >= 2), default=0.0)
+    plan_a, done_a, log_a = a.kind_of_note
+    plan_b, done_b, log_b = b.kind_of_note
+    # one memory is a revision of the other: mostly the same claims, some of the older's dropped or rewritten
+    revision = 1.0 if cmp.identical >= REVISION_MIN and cmp.dropped and cmp.added else 0.0
+    rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
+    x = (
+        min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
+        max(cmp.cover_older, cmp.cover_newer), cmp.identical, cmp.best.similarity if cmp.best else 0.0,
+        conflict["negation"], conflict["value"], conflict["change"], conflict["antonym"], strong,
+        rules_c, 1.0 if rules is not None and rules.kind == "duplicate" else 0.0, rules_c * short,
+        1.0 if s.scope else 0.0, 1.0 if "same-prohibition" in s.cues else 0.0, 1.0 if a.cjk != b.cjk else 0.0,
+        1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
+        1.0 if log_a or log_b else 0.0, conflict["substitution"], revision,
+    )
+    return Evidence(features=x, score=s, comparison=cmp, rules=rules)
+
+
+def allowed_labels(ev: Evidence) -> set[str]:
+    """The labels the evidence can carry at all, whatever the model says.
+
+    A contradiction needs an aligned pair of conflicting claims (or, for two short memories, the first
+    engine's cue); a duplicate needs the memories to cover each other. Logs and session notes are never
+    duplicates of each other, and they conflict only through closely aligned claims.
+    """
+    f = dict(zip(FEATURES, ev.features))
+    out: set[str] = set()
+    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"],
+                         f["claim_substitution"], f["revision"])
+    if f["log_pair"]:
+        if claim_conflict >= 0.5:
+            out.add("contradiction")
+        return out
+    if claim_conflict > 0 or f["rules_contradiction_short"]:
+        out.add("contradiction")
+    if f["cover_min"] >= 0.35:
+        out.add("duplicate")
+    return out
+
+
+def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
+    """(older claim, newer claim, cue) the label rests on."""
+    cmp = ev.comparison
+    if kind == "contradiction" and cmp.conflict:
+        al = max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
+        return al.older.text, al.newer.text, al.detail
+    if kind == "contradiction" and cmp.dropped_claim is not None and cmp.added_claim is not None:
+        return cmp.dropped_claim.text, cmp.added_claim.text, "the newer memory rewrites this claim"
+    if kind == "contradiction":
+        return "", "", "; ".join(ev.score.cues.values())
+    if cmp.best is not None:
+        return cmp.best.older.text, cmp.best.newer.text, "same content"
+    return "", "", "same content"
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None = None) -> Relation | None:
+    """Label a pair `contradiction` or `duplicate` with the calibrated probability that the label is right.
+
+    `b` should be the newer memory. Returns None below `HOLD_MIN`; between `HOLD_MIN` and `FLAG_MIN` the
+    relation is returned with `held_back` set.
+    """
+    if a.superseded or b.superseded:
+        return None
+    model = model or load_model()
+    if model is None:
+        return rule_label(a, b, weights)
+    ev = evidence(a, b, weights)
+    allowed = allowed_labels(ev)
+    if not allowed:
+        return None
+    probs = model.probabilities(ev.features)
+    kind = max(allowed, key=lambda k: (probs[k], k))
+    p = probs[kind]
+    if p < HOLD_MIN:
+        return None
+    older_claim, newer_claim, cue = _quote(ev, kind)
+    shared = ", ".join(ev.score.shared[:4])
+    if kind == "contradiction":
+        explanation = f"{cue}: \"{_cut(older_claim)}\" vs \"{_cut(newer_claim)}\"" if older_claim else f"both about {shared}; {cue}"
+    else:
+        explanation = f"both say: \"{_cut(newer_claim)}\"" if newer_claim else f"both say: {shared}"
+    return Relation(
+        kind, a.key, b.key, p, cue or "same content", ev.score.shared, explanation,
+        older_claim=older_claim, newer_claim=newer_claim, held_back=p < FLAG_MIN,
+    )
+
+
+def find_relations(docs: Sequence[MemoryText], background: Background | None = None) -> list[Relation]:
+    """Every contradiction and duplicate among the given memories, strongest first (held-back ones included)."""
     weights = Weights(docs, background)
     out: list[Relation] = []
     for i, j in candidate_pairs(docs, weights):
