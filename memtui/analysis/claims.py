@@ -283,6 +283,8 @@ def compare(
                 continue
             if best is None or sim > best.similarity:
                 best = Aligned(ca, cb, sim, ())
+            if _SUPERSEDED.search(cb.text) or _SUPERSEDED.search(ca.text):
+                continue  # a note retracting its own earlier sentence speaks about itself, not the other note
             cues, detail = _conflict_cues(ca, cb)
             for cue in cues:
                 if cue not in conflict or sim > conflict[cue].similarity:

@@ -593,6 +593,8 @@ class Evidence:
     score: PairScore
     comparison: Comparison
     rules: Relation | None
+    short: bool = False
+    """Both memories hold few claims (`SHORT_CLAIMS`)."""
 
 
 def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
@@ -607,8 +609,8 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
     strong = max((al.similarity for al in cmp.conflict.values() if len(set(al.cues)) >= 2), default=0.0)
     plan_a, done_a, log_a = a.kind_of_note
     plan_b, done_b, log_b = b.kind_of_note
-    # one memory is a revision of the other: mostly the same claims, some of the older's dropped or rewritten
-    revision = 1.0 if cmp.identical >= REVISION_MIN and cmp.dropped and cmp.added else 0.0
+    # one memory is a revision of the other: mostly the same claims, some dropped, rewritten or added
+    revision = 1.0 if cmp.identical >= REVISION_MIN and (cmp.dropped or cmp.added) else 0.0
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
     x = (
         min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
@@ -619,7 +621,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
         1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
         1.0 if log_a or log_b else 0.0, conflict["substitution"], revision,
     )
-    return Evidence(features=x, score=s, comparison=cmp, rules=rules)
+    return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short))
 
 
 def allowed_labels(ev: Evidence) -> set[str]:
@@ -631,13 +633,17 @@ def allowed_labels(ev: Evidence) -> set[str]:
     """
     f = dict(zip(FEATURES, ev.features))
     out: set[str] = set()
-    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"],
-                         f["claim_substitution"], f["revision"])
+    # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
+    # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
+    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"])
     if f["log_pair"]:
         if claim_conflict >= 0.5:
             out.add("contradiction")
         return out
-    if claim_conflict > 0 or f["rules_contradiction_short"]:
+    if ev.short:
+        # two short memories are little more than their claims: the model reads them whole
+        return {"contradiction", "duplicate"}
+    if claim_conflict > 0:
         out.add("contradiction")
     if f["cover_min"] >= 0.35:
         out.add("duplicate")
@@ -650,8 +656,11 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     if kind == "contradiction" and cmp.conflict:
         al = max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         return al.older.text, al.newer.text, al.detail
-    if kind == "contradiction" and cmp.dropped_claim is not None and cmp.added_claim is not None:
+    revision = ev.features[FEATURES.index("revision")]
+    if kind == "contradiction" and revision and cmp.dropped_claim is not None and cmp.added_claim is not None:
         return cmp.dropped_claim.text, cmp.added_claim.text, "the newer memory rewrites this claim"
+    if kind == "contradiction" and cmp.best is not None:
+        return cmp.best.older.text, cmp.best.newer.text, "; ".join(ev.score.cues.values())
     if kind == "contradiction":
         return "", "", "; ".join(ev.score.cues.values())
     if cmp.best is not None:
