@@ -113,8 +113,12 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
             flush()
             continue
         s = line.strip()
-        if fenced or not s or s.startswith("#") or _RULE_LINE.match(s):
+        if fenced or not s or _RULE_LINE.match(s):
             flush()
+            continue
+        if s.startswith("#"):
+            flush()
+            pieces.append(s.lstrip("#"))  # a heading is a claim of its own ("## Status: DONE")
             continue
         if s.startswith("|"):
             flush()

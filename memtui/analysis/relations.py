@@ -595,6 +595,8 @@ class Evidence:
     rules: Relation | None
     short: bool = False
     """Both memories hold few claims (`SHORT_CLAIMS`)."""
+    ko_ja: bool = False
+    """One of them is written in Korean or Japanese."""
 
 
 def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
@@ -610,7 +612,12 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
     plan_a, done_a, log_a = a.kind_of_note
     plan_b, done_b, log_b = b.kind_of_note
     # one memory is a revision of the other: mostly the same claims, some dropped, rewritten or added
-    revision = 1.0 if cmp.identical >= REVISION_MIN and (cmp.dropped or cmp.added) else 0.0
+    # (a sibling from the same template shares most sentences too, but it is about another subject)
+    subj_union = weights.total(a.subject | b.subject)
+    subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
+    same_name = _name_key(a.title) == _name_key(b.title)
+    revision = 1.0 if (cmp.dropped or cmp.added) and (
+        same_name or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.45)) else 0.0
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
     x = (
         min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
@@ -621,7 +628,12 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
         1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
         1.0 if log_a or log_b else 0.0, conflict["substitution"], revision,
     )
-    return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short))
+    return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short),
+                    ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule))
+
+
+def _name_key(title: str) -> str:
+    return re.sub(r"[\s_\-]+", "", title.lower())
 
 
 def allowed_labels(ev: Evidence) -> set[str]:
@@ -639,6 +651,13 @@ def allowed_labels(ev: Evidence) -> set[str]:
     if f["log_pair"]:
         if claim_conflict >= 0.5:
             out.add("contradiction")
+        return out
+    if ev.ko_ja:
+        # Korean and Japanese meet on whole words and kanji only: only claim-level evidence counts
+        if claim_conflict >= 0.5:
+            out.add("contradiction")
+        if f["cover_min"] >= 0.6:
+            out.add("duplicate")
         return out
     if ev.short:
         # two short memories are little more than their claims: the model reads them whole

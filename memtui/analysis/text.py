@@ -11,6 +11,7 @@ from functools import lru_cache
 from memtui.analysis.lexicon import GLOSSARY, STOPWORDS, ZH_STOP_CHARS
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_KO_JA = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[._/@:-][a-z0-9+#]+)*")
 _LABEL = re.compile(r"\*\*\s*(?:why|how to apply|rule)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^)]*\)|\[")
@@ -61,8 +62,31 @@ def stem(word: str) -> str:
     return word
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_KANA_SPLIT = re.compile(r"([\u3040-\u309f]+|[\u30a0-\u30ff]+)")
+
+
+def _ko_ja_tokens(run: str) -> list[str]:
+    """Korean words whole (no bigrams: they would pair every two notes sharing a particle) and Japanese split
+    into katakana words and kanji bigrams, hiragana (mostly grammar) dropped."""
+    if _HANGUL.search(run):
+        return [run] if len(run) >= 2 else []
+    out: list[str] = []
+    for piece in _KANA_SPLIT.split(run):
+        if not piece or "\u3040" <= piece[0] <= "\u309f":
+            continue
+        if "\u30a0" <= piece[0] <= "\u30ff":
+            if len(piece) >= 2:
+                out.append(piece)
+        else:
+            out.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+    return out
+
+
 def cjk_tokens(run: str) -> list[str]:
     """Bigrams of a CJK run, split at function characters, plus glossary concepts found in it."""
+    if _KO_JA.search(run):
+        return _ko_ja_tokens(run)
     tokens: list[str] = []
     for term, concepts in GLOSSARY.items():
         if term in run:
@@ -96,6 +120,11 @@ def tokens(text: str) -> list[str]:
         if token is not None:
             out.append(token)
     return out
+
+
+def is_ko_ja(text: str) -> bool:
+    """Whether a text holds Korean or Japanese (kana, hangul): compared more cautiously than Chinese."""
+    return bool(_KO_JA.search(text))
 
 
 def has_cjk(text: str) -> bool:
