@@ -572,7 +572,8 @@ def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | No
 FEATURES = (
     "related", "subject", "fuzzy", "cover_min", "cover_max", "identical", "aligned", "claim_negation",
     "claim_value", "claim_change", "claim_antonym", "claim_conflict_strong", "rules_contradiction",
-    "rules_duplicate", "rules_contradiction_short", "scope", "same_prohibition", "cross_language", "plan_and_done", "log_pair", "claim_substitution", "revision",
+    "rules_duplicate", "rules_contradiction_short", "scope", "same_prohibition", "cross_language", "plan_and_done",
+    "log_pair", "claim_substitution", "revision", "subject_jaccard", "same_name",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
@@ -615,9 +616,9 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
     # (a sibling from the same template shares most sentences too, but it is about another subject)
     subj_union = weights.total(a.subject | b.subject)
     subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
-    same_name = _name_key(a.title) == _name_key(b.title)
+    same_name = bool(_name_key(a.title)) and _name_key(a.title) == _name_key(b.title)
     revision = 1.0 if (cmp.dropped or cmp.added) and (
-        same_name or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.45)) else 0.0
+        same_name or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6)) else 0.0
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
     x = (
         min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
@@ -626,14 +627,19 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
         rules_c, 1.0 if rules is not None and rules.kind == "duplicate" else 0.0, rules_c * short,
         1.0 if s.scope else 0.0, 1.0 if "same-prohibition" in s.cues else 0.0, 1.0 if a.cjk != b.cjk else 0.0,
         1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
-        1.0 if log_a or log_b else 0.0, conflict["substitution"], revision,
+        1.0 if log_a or log_b else 0.0, conflict["substitution"], revision, min(1.0, subj_jaccard),
+        1.0 if same_name else 0.0,
     )
     return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short),
                     ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule))
 
 
+_COPY_WORDS = re.compile(r"\b(?:old|copy|backup|bak|prev|previous|orig|original)\b")
+
+
 def _name_key(title: str) -> str:
-    return re.sub(r"[\s_\-]+", "", title.lower())
+    """A memory's name without separators and copy markers: `old_debugging` and `debugging` are one memory."""
+    return re.sub(r"[\s_\-.]+", "", _COPY_WORDS.sub(" ", re.sub(r"[_\-.]+", " ", title.lower())))
 
 
 def allowed_labels(ev: Evidence) -> set[str]:
@@ -664,7 +670,9 @@ def allowed_labels(ev: Evidence) -> set[str]:
         return {"contradiction", "duplicate"}
     if claim_conflict > 0:
         out.add("contradiction")
-    if f["cover_min"] >= 0.35:
+    # two long notes are duplicates only when they are about the same subject: siblings written from one
+    # template cover each other sentence by sentence but each is about its own stage, module or incident
+    if f["cover_min"] >= 0.35 and (f["same_name"] or f["subject_jaccard"] >= 0.5):
         out.add("duplicate")
     return out
 
