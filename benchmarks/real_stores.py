@@ -49,6 +49,10 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
         pairs = _pairs(report)
         held = len(getattr(report, "held_back", ()))
         other = Counter(f.kind for f in report.findings if f.kind in ("superseded-loaded",))
+        if show_pairs:
+            for f in report.findings:
+                if f.kind == "superseded-loaded":
+                    print(f"    superseded-loaded {f.paths[0]} [{f.cue}]")
         kinds.update(f.kind for f in pairs)
         total_pairs += len(pairs)
         total_memories += len(live)
@@ -56,9 +60,10 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
         print(f"{folder.name:38} {len(live):4} memories  {len(pairs):3} pairs  {per25:4.1f}/25  held back {held:3}"
               f"  superseded-loaded {other['superseded-loaded']}")
         if show_pairs:
-            for f in pairs:
+            for f in [*pairs, *getattr(report, "held_back", ())]:
                 d = f.details
-                print(f"    {f.kind:13} {f.score:.2f} {f.paths[0]} <-> {f.paths[1]}  [{f.cue}]")
+                held = "held back " if getattr(f, "held_back", False) else ""
+                print(f"    {held}{f.kind:13} {f.score:.2f} {f.paths[0]} <-> {f.paths[1]}  [{f.cue}]")
                 for side in ("older_claim", "newer_claim"):
                     if d.get(side):
                         print(f"        {side[:5]}: {d[side][:220]!r}")

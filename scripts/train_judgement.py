@@ -39,6 +39,8 @@ class Example:
     label: str
     lang: str
     gold: str
+    store: str = ""
+    """For a revocation, the repository it comes from."""
 
 
 def _mem(key: str, m: dict) -> MemoryText:
@@ -97,7 +99,7 @@ def load_revocations(stores: Path) -> list[Example]:
         date = rev["date"][:10]
         older = _from_file("old_" + Path(rev["path_before"]).name, texts[0], "0000-" + date)
         newer = _from_file(Path(rev["path_after"]).name, texts[1], date)
-        out.append(Example(f"r{n:03d}", older, newer, "contradiction", "real", "contradiction"))
+        out.append(Example(f"r{n:03d}", older, newer, "contradiction", "real", "contradiction", rev["repo"]))
     return out
 
 

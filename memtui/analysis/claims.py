@@ -29,10 +29,11 @@ _LABEL = re.compile(r"^\s*\*\*[^*]{1,40}\*\*\s*[:：]?\s*")
 
 _SUPERSEDED = re.compile(
     r"\b(?:HISTORICAL|SUPERSEDED|DEPRECATED|OBSOLETE|OUTDATED|NO LONGER (?:VALID|CURRENT|APPLIES))\b|"
-    r"\b(?:superseded|replaced|obsoleted) by\b|^\s*status\s*:\s*(?:superseded|deprecated|historical|obsolete)\b|"
-    r"已废弃|已作废|已过时|已被取代|历史记录|更新されていない|廃止",
+    r"\b(?:superseded|obsoleted) by\b|^\W*status\s*:\W*(?:superseded|deprecated|historical|obsolete)\b|"
+    r"已废弃|已作废|已过时|已被取代|廃止",
     re.MULTILINE,
 )
+_SUPERSEDED_HINTS = ("historical", "supersed", "deprecat", "obsolete", "outdated", "no longer", "已", "廃止")
 _PLAN = re.compile(
     r"\b(?:plan|plans|planned|planning|roadmap|todo|to-do|next steps?|proposal|proposed|design|spec|backlog|"
     r"upcoming|will|pending|draft|phase)\b|计划|待办|方案|下一步",
@@ -149,6 +150,9 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
 def is_superseded(title: str, description: str, body: str) -> str:
     """The marker when a memory says of itself that it is historical or superseded, else ""."""
     head = "\n".join((title, description, body[:400]))
+    low = head.lower()
+    if not any(k in low for k in _SUPERSEDED_HINTS):
+        return ""  # nearly every memory: skip the regular expression
     m = _SUPERSEDED.search(head)
     return m.group(0).strip() if m else ""
 

@@ -392,6 +392,8 @@ class Weights:
 POSTINGS_CAP = 20
 """A token in more memories than this says nothing about which two belong together; it is not used to pair."""
 PARTNERS_PER_MEMORY = 12
+SMALL_STORE = 30
+"""Up to this many memories every pair sharing two tokens is judged."""
 CANDIDATE_MIN = 0.12
 """Shared weight (rare tokens only) over the smaller memory's weight below which a pair is not worth scoring."""
 
@@ -402,6 +404,9 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     Never all pairs: tokens in more than `POSTINGS_CAP` memories are skipped, and per memory only the
     partners with the most shared weight are kept, so the cost grows about linearly with the store.
     """
+    if len(docs) <= SMALL_STORE:
+        # a handful of memories costs nothing to compare in full; weak overlap is for the judgement to weigh
+        return {(i, j) for i, j in combinations(range(len(docs)), 2) if len(docs[i].tokens & docs[j].tokens) >= MIN_SHARED}
     limit = max_df or POSTINGS_CAP
     postings: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
