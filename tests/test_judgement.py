@@ -108,7 +108,7 @@ def test_a_note_that_says_it_is_superseded_is_its_own_finding_not_a_contradictio
     store = make_store({
         "player_cube.md": memory("player_cube", "project", updated="2026-03-01",
                                  description="HISTORICAL — the cube placeholder was replaced by the Tommy model",
-                                 body="The player is temporarily a cube; swap for the real model later."),
+                                 body="The player is temporarily a cube; swap for the real model later. See [[player_model]]."),
         "player_model.md": memory("player_model", "project", updated="2026-06-01",
                                   description="The player is the Tommy model, no longer a cube",
                                   body="The player is now the Tommy model; the cube placeholder is gone."),
@@ -116,7 +116,8 @@ def test_a_note_that_says_it_is_superseded_is_its_own_finding_not_a_contradictio
     report = check_store(load_store(store), TODAY)
     assert _pair_findings(report) == [] and report.held_back == ()
     [note] = [f for f in report.findings if f.kind == "superseded-loaded"]
-    assert note.paths == ("player_cube.md",) and "HISTORICAL" in note.cue
+    assert note.paths == ("player_cube.md", "player_model.md") and "HISTORICAL" in note.cue
+    assert note.details["successor"] == "player_model.md" and "superseded by player_model.md" in note.message
 
 
 def test_weaker_candidates_are_held_back_with_their_score_and_counted_in_json(tmp_path: Path) -> None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import multiprocessing
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -77,17 +78,36 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
                 held_back=rel.held_back,
             )
         )
-    for d in docs:
+    by_name = {key: m.path for m in memories for key in (m.stem.lower(), (m.name or "").lower()) if key}
+    for m, d in zip(memories, docs):
         if d.superseded:
+            successor = _successor(m, by_name)
+            paths = (d.key, successor) if successor else (d.key,)
+            replaced = f" by {successor}" if successor else ""
             out.append(
                 Finding(
-                    "superseded-loaded", WARNING, (d.key,),
-                    f"{d.key} says it is superseded (\"{d.superseded}\") but is still loaded: Claude Code still "
-                    "recalls it beside what replaced it. Archive it.",
-                    cue=d.superseded,
+                    "superseded-loaded", WARNING, paths,
+                    f"{d.key} says it is superseded{replaced} (\"{d.superseded}\") but is still loaded: Claude Code "
+                    "still recalls it beside what replaced it. Archive it.",
+                    cue=d.superseded, details={"successor": successor} if successor else {},
                 )
             )
     return out
+
+
+_LINK = re.compile(r"\[\[([^\]|#]+)|\]\(([^)#\s]+?)(?:\.md)?\)")
+
+
+def _successor(memory: Memory, by_name: dict[str, str]) -> str:
+    """The memory a superseded note points to first (a [[link]] or a Markdown link to another memory)."""
+    head = memory.description + "\n" + memory.body[:1500]
+    for wiki, md in _LINK.findall(head):
+        target = (wiki or md).strip().rsplit("/", 1)[-1].lower()
+        target = target[:-3] if target.endswith(".md") else target
+        path = by_name.get(target)
+        if path and path != memory.path:
+            return path
+    return ""
 
 
 def _cut(text: str, limit: int = 160) -> str:

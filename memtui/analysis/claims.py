@@ -59,6 +59,8 @@ class Claim:
     tokens: frozenset[str]
     norm: str = field(repr=False)
     """Case- and space-folded text: two claims with the same `norm` say the same thing word for word."""
+    heading: bool = False
+    """A Markdown heading: it counts for coverage and revisions, but a dated heading conflicts with nothing."""
 
     @cached_property
     def negated(self) -> frozenset[str]:
@@ -119,7 +121,7 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
             continue
         if s.startswith("#"):
             flush()
-            pieces.append(s.lstrip("#"))  # a heading is a claim of its own ("## Status: DONE")
+            pieces.append("\x00" + s.lstrip("#"))  # a heading is a claim of its own ("## Status: DONE")
             continue
         if s.startswith("|"):
             flush()
@@ -133,7 +135,8 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
     out: list[Claim] = []
     seen: set[str] = set()
     for piece in pieces:
-        text = _clean(piece)
+        heading = piece.startswith("\x00")
+        text = _clean(piece.lstrip("\x00"))
         toks = frozenset(t for t in tx.tokens(text) if len(t) > 1)
         if len(toks) < 2:
             continue
@@ -141,7 +144,7 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
         if norm in seen:
             continue
         seen.add(norm)
-        out.append(Claim(text=text, tokens=toks, norm=norm))
+        out.append(Claim(text=text, tokens=toks, norm=norm, heading=heading))
         if len(out) >= limit:
             break
     return tuple(out)
@@ -291,7 +294,7 @@ def compare(
                 continue
             if best is None or sim > best.similarity:
                 best = Aligned(ca, cb, sim, ())
-            if _SUPERSEDED.search(cb.text) or _SUPERSEDED.search(ca.text):
+            if ca.heading or cb.heading or _SUPERSEDED.search(cb.text) or _SUPERSEDED.search(ca.text):
                 continue  # a note retracting its own earlier sentence speaks about itself, not the other note
             cues, detail = _conflict_cues(ca, cb)
             for cue in cues:

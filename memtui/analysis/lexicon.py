@@ -69,6 +69,7 @@ ANTONYMS: tuple[tuple[frozenset[str], frozenset[str]], ...] = tuple(
         ("remote online 远程 线上", "onsite in-person offline 现场 线下"),
         ("opt-in", "opt-out"),
         ("manual manually 手动", "automatic automatically automated 自动"),
+        ("true 开启", "false"),
     )
 )
 

@@ -660,7 +660,9 @@ def allowed_labels(ev: Evidence) -> set[str]:
     # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
     claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"])
     if f["log_pair"]:
-        if claim_conflict >= 0.5:
+        # a log narrates: a later entry "migrated to" or on another date is the story going on; only a
+        # revision or a closely aligned claim turned around conflicts
+        if max(f["claim_negation"], f["claim_antonym"], f["revision"]) >= 0.5:
             out.add("contradiction")
         return out
     if ev.ko_ja:

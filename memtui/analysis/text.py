@@ -83,10 +83,64 @@ def _ko_ja_tokens(run: str) -> list[str]:
     return out
 
 
+@lru_cache(maxsize=1)
+def _segmenter() -> object | None:
+    """The CC-CEDICT segmenter (lindera), loaded on the first Chinese text; None when it is not installed."""
+    try:
+        import lindera  # type: ignore[import-not-found]
+
+        return lindera.Tokenizer(lindera.load_dictionary("embedded://cc-cedict"), mode="normal")
+    except Exception:  # noqa: BLE001 - any failure to load means: fall back to the glossary
+        return None
+
+
+_SENSE_NOISE = re.compile(r"\([^)]*\)?|\bCL:.*|\b(?:lit|fig|abbr|sb|sth|used|variant|old|see|also|surname)\b\.?.*|\.\.\.")
+GLOSS_SENSES = 3
+"""Senses of a dictionary entry that give English concepts (the first ones are the common ones)."""
+
+
+@lru_cache(maxsize=65536)
+def gloss(word: str, senses: str) -> tuple[str, ...]:
+    """English concept tokens of a dictionary word: the content words of its first senses."""
+    out: list[str] = []
+    for sense in senses.strip("/").split("/")[:GLOSS_SENSES]:
+        sense = _SENSE_NOISE.sub(" ", sense.lower())
+        words = [w for w in _WORD.findall(sense) if w != "to"]
+        if 0 < len(words) <= 3:
+            for w in words:
+                token = _word_token(w)
+                if token is not None and token not in out:
+                    out.append(token)
+    return tuple(out[:4])
+
+
+@lru_cache(maxsize=16384)
+def _dictionary_tokens(run: str) -> tuple[str, ...] | None:
+    seg = _segmenter()
+    if seg is None:
+        return None
+    out: list[str] = []
+    for tok in seg.tokenize(run):  # type: ignore[attr-defined]
+        word = tok.surface
+        details = tok.details
+        if len(word) >= 2:
+            out.append(word)
+        elif word in ZH_STOP_CHARS:
+            continue
+        if len(details) > 7 and details[7] != "*":
+            out.extend(gloss(word, details[7]))
+    return tuple(out)
+
+
 def cjk_tokens(run: str) -> list[str]:
-    """Bigrams of a CJK run, split at function characters, plus glossary concepts found in it."""
+    """Tokens of a CJK run: dictionary words and their English concepts (CC-CEDICT: 数据库 → "database"), so
+    Chinese and English memories meet on shared concepts. Without the dictionary installed, character bigrams
+    and the hand glossary stand in. Korean and Japanese are handled apart (`_ko_ja_tokens`)."""
     if _KO_JA.search(run):
         return _ko_ja_tokens(run)
+    words = _dictionary_tokens(run)
+    if words is not None:
+        return list(words)
     tokens: list[str] = []
     for term, concepts in GLOSSARY.items():
         if term in run:
