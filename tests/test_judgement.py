@@ -104,6 +104,16 @@ def test_sibling_notes_from_one_template_with_churned_counts_are_not_pairs(make_
     assert _pair_findings(report) == []
 
 
+def test_two_notes_that_only_share_a_generic_name_are_not_a_revision(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store({
+        "user_role.md": memory("user_role", "user", updated="2026-01-01", description="User is a data engineer",
+                               body="User is a data engineer who writes Python and SQL pipelines for the finance team."),
+        "real_user_role.md": memory("user_role", "user", updated="2026-05-01", description="User runs a bakery",
+                                    body="User runs a small bakery and asks for help with the shop's website copy."),
+    })
+    assert _pair_findings(check_store(load_store(store), TODAY)) == []
+
+
 def test_a_note_that_says_it_is_superseded_is_its_own_finding_not_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
     store = make_store({
         "player_cube.md": memory("player_cube", "project", updated="2026-03-01",

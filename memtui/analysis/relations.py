@@ -1,10 +1,14 @@
 """Contradictions and duplicates between memories, offline and in milliseconds.
 
-Pipeline (DESIGN §2): normalise each memory into tokens (CJK as bigrams plus glossary concepts), weight
-tokens by how rare they are in the store, generate candidate pairs from shared informative tokens (never all
-pairs), score candidates with rapidfuzz and weighted overlap, then classify with cues: negation asymmetry,
-change verbs, antonym pairs, conflicting values, and the scope words that mark a compatible refinement.
-Every relation carries the shared terms and the cue that decided it.
+Pipeline (DESIGN §2, issue 9): normalise each memory into tokens (Chinese through CC-CEDICT words and their
+English senses), weight tokens by how rare they are in the store blended with the shipped background table,
+generate candidate pairs from shared informative tokens (never all pairs, except in a small store), then
+judge each candidate by its claims: `claims.compare` aligns the sentences, bullets and table rows of the two
+memories by subject, finds aligned claims that conflict (a negation turned around, another value, a change
+word, opposite terms) and how much each memory covers the other. The evidence becomes a feature vector; a
+small logistic regression (`model.py`, weights in `data/judgement.json`) gives the calibrated probability of
+`contradiction` and `duplicate`, within what the evidence allows (`allowed_labels`). Pairs from `FLAG_MIN` are
+shown; weaker ones down to `HOLD_MIN` are returned with `held_back` set. Every relation quotes its two claims.
 """
 
 from __future__ import annotations
@@ -622,8 +626,9 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
     subj_union = weights.total(a.subject | b.subject)
     subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
     same_name = bool(_name_key(a.title)) and _name_key(a.title) == _name_key(b.title)
+    # (two notes that merely share a generic name, "user_role" from two projects, share little else)
     revision = 1.0 if (cmp.dropped or cmp.added) and (
-        same_name or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6)) else 0.0
+        (same_name and s.related >= 0.3) or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6)) else 0.0
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
     x = (
         min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
