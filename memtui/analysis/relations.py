@@ -587,6 +587,9 @@ FEATURES = (
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
 """Probability of the label from which a pair is shown: chosen for precision on the real stores."""
+FLAG_MIN_SHORT = 0.45
+"""The same for two short memories: their claims are all the evidence there is, so the model's probability
+is better calibrated there than on long notes, where vocabulary shared by the project inflates it."""
 HOLD_MIN = 0.25
 """Weaker candidates down to this probability are held back: counted, and shown on request."""
 SHORT_CLAIMS = 8
@@ -739,7 +742,7 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
         explanation = f"both say: \"{_cut(newer_claim)}\"" if newer_claim else f"both say: {shared}"
     return Relation(
         kind, a.key, b.key, p, cue or "same content", ev.score.shared, explanation,
-        older_claim=older_claim, newer_claim=newer_claim, held_back=p < FLAG_MIN,
+        older_claim=older_claim, newer_claim=newer_claim, held_back=p < (FLAG_MIN_SHORT if ev.short else FLAG_MIN),
     )
 
 
