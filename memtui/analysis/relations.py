@@ -593,6 +593,9 @@ is better calibrated there than on long notes, where vocabulary shared by the pr
 HOLD_MIN = 0.25
 """Weaker candidates down to this probability are held back: counted, and shown on request."""
 SHORT_CLAIMS = 8
+JUDGE_MIN = 0.15
+"""Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
+below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
 CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution")
 REVISION_MIN = 0.6
 """Share of claims two memories state word for word from which one reads as a revision of the other."""
@@ -612,9 +615,9 @@ class Evidence:
     """One of them is written in Korean or Japanese."""
 
 
-def evidence(a: MemoryText, b: MemoryText, weights: Weights) -> Evidence:
+def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Evidence:
     """Document-level scores, claim alignment and the first engine's verdict for a pair (`b` the newer)."""
-    s = score_pair(a, b, weights)
+    s = s or score_pair(a, b, weights)
     cmp = compare(a.claims, b.claims, weights.idf, weights.total)
     rules = rule_label(a, b, weights, s)
     subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
@@ -725,7 +728,10 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
     model = model or load_model()
     if model is None:
         return rule_label(a, b, weights)
-    ev = evidence(a, b, weights)
+    s = score_pair(a, b, weights)
+    if s.related < JUDGE_MIN:
+        return None
+    ev = evidence(a, b, weights, s)
     allowed = allowed_labels(ev)
     if not allowed:
         return None
