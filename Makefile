@@ -2,13 +2,15 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 STAMP := $(VENV)/.installed
+SOURCES := memtui tests benchmarks scripts
 
-.PHONY: demo test bench screenshots clean
+.PHONY: demo test lint format bench screenshots clean
 
-$(STAMP): pyproject.toml
+# Exact versions from constraints.txt; pyproject.toml keeps the compatible ranges users install with.
+$(STAMP): pyproject.toml constraints.txt
 	test -d $(VENV) || $(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install --quiet --upgrade pip
-	$(BIN)/pip install --quiet -e '.[test]'
+	$(BIN)/pip install --quiet -c constraints.txt -e '.[test,lint]'
 	touch $(STAMP)
 
 demo: $(STAMP)
@@ -16,6 +18,16 @@ demo: $(STAMP)
 
 test: $(STAMP)
 	$(BIN)/python -m pytest -q
+
+lint: $(STAMP)
+	$(BIN)/ruff check $(SOURCES)
+	$(BIN)/ruff format --check $(SOURCES)
+	$(BIN)/mypy
+	$(BIN)/lint-imports
+
+format: $(STAMP)
+	$(BIN)/ruff check --fix $(SOURCES)
+	$(BIN)/ruff format $(SOURCES)
 
 bench: $(STAMP)
 	$(BIN)/python benchmarks/pairs_eval.py

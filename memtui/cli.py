@@ -16,7 +16,7 @@ from pathlib import Path
 
 from memtui.core.store import StoreError
 
-COMMANDS = ("check", "archive", "restore", "merge", "verify", "edit", "fix-date", "history", "undo", "init")
+COMMANDS = ("check", "archive", "restore", "merge", "verify", "edit", "fix-date", "history", "undo", "init", "hook", "hooks")
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -257,6 +257,26 @@ def cmd_history(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+# --------------------------------------------------------------------------------------------- Claude Code hook
+
+
+def cmd_hook(args: argparse.Namespace) -> int:
+    """`memtui hook post-tool-use` (Claude Code's PostToolUse hook) and `memtui hook pre-commit FILE...`."""
+    from memtui import hook
+
+    if args.hook_command == "post-tool-use":
+        return hook.post_tool_use()
+    return hook.pre_commit(args.files, lambda store: cmd_check(argparse.Namespace(
+        store=str(store), demo=False, json=False, today=None)))
+
+
+def cmd_hooks(args: argparse.Namespace) -> int:
+    """`memtui hooks install|uninstall|status`: memtui's hook in Claude Code's user settings."""
+    from memtui import claude_settings
+
+    return claude_settings.main(args.hooks_command)
+
+
 # --------------------------------------------------------------------------------------------- parsing
 
 
@@ -308,6 +328,16 @@ def _command_parser() -> argparse.ArgumentParser:
     p.add_argument("file", nargs="?")
     p.add_argument("--revoked", action="store_true", help="only retired rules (archived or merged away)")
     p.add_argument("--json", action="store_true")
+
+    # Claude Code hook (issue 12): see memtui/hook.py, memtui/claude_settings.py, docs/claude-code.md
+    p = sub.add_parser("hook", help="run by Claude Code (post-tool-use) or pre-commit (pre-commit FILE...)")
+    hook_sub = p.add_subparsers(dest="hook_command", required=True)
+    hook_sub.add_parser("post-tool-use", help="PostToolUse handler: hook JSON on stdin; always exits 0")
+    hook_sub.add_parser("pre-commit", help="check the stores of these memory files").add_argument("files", nargs="*")
+    p.set_defaults(func=cmd_hook)
+    p = sub.add_parser("hooks", help="memtui's hook in Claude Code's user settings")
+    p.add_argument("hooks_command", choices=("install", "uninstall", "status"))
+    p.set_defaults(func=cmd_hooks)
     return parser
 
 
@@ -349,6 +379,12 @@ def run_tui(args: argparse.Namespace) -> int:
 def main(argv: Sequence[str] | None = None) -> int:
     """Entry point of the `memtui` command."""
     argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["hook", "post-tool-use"]:  # runs on every file write of a session: skip the imports below
+        try:
+            from memtui.hook import post_tool_use
+        except BaseException:  # noqa: BLE001 - the hook must exit 0 and print nothing, even broken
+            return EXIT_OK
+        return post_tool_use()
     from memtui import ops
     from memtui.audit.lock import LockHeld
     from memtui.audit.repo import NotInGit

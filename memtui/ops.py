@@ -717,3 +717,28 @@ def init(store: Path) -> OpResult:
     sha = srepo.commit_paths_only(msg, [".gitignore", *srepo.owned_paths()])
     notes = (srepo.identity_note,) if srepo.identity_note else ()
     return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)
+
+
+# --------------------------------------------------------------------------------------------- hook (issue 12)
+# Owned by the "hook" branch: the one public entry the PostToolUse hook uses. Keep it a thin wrapper.
+
+
+def record_agent_write(store: Path, *, session: str | None = None) -> OpResult:
+    """Commit what the agent wrote, on its own (`Memtui-Actor: agent`, plus `Memtui-Session` when known).
+
+    The same recording every decision does first (secrets are withheld), taken under the store's lock.
+    """
+    layout = detect_layout(store)
+    repo = open_repo(layout)
+    if session:  # the internal writes the message; the session trailer is appended to its trailer block
+        trailer, plain = f"Memtui-Session: {gitrepo.one_line(session)}\n", repo.commit_paths_only
+
+        def with_session(message: str, paths: Sequence[str]) -> str | None:
+            return plain(message + trailer, paths)
+
+        repo.commit_paths_only = with_session  # type: ignore[method-assign]
+    with store_lock(lock_path(Path(repo.repo.git_dir), layout.root)):
+        txn = _Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False)
+        _record_agent_writes(txn)
+    summary = f"recorded the agent's writes: {txn.agent_commit[:8]}" if txn.agent_commit else "nothing to record"
+    return OpResult("agent-write", txn.agent_commit, summary, (), txn.agent_commit, tuple(txn.notes))

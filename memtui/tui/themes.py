@@ -9,7 +9,10 @@ from pathlib import Path
 from textual.color import Color, ColorParseError
 from textual.theme import Theme
 
-BUILTIN_DIR = Path(__file__).resolve().parent.parent / "themes"
+_PACKAGE = Path(__file__).resolve().parent.parent
+# A wheel carries the theme files as memtui/themes (pyproject's package-dir mapping); a source checkout or an
+# editable install reads the one copy at the repository's top level.
+BUILTIN_DIR = _PACKAGE / "themes" if (_PACKAGE / "themes").is_dir() else _PACKAGE.parent / "themes"
 DEFAULT_THEME = "memtui-dark"
 _COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
                  "surface", "panel", "boost")
