@@ -13,7 +13,7 @@ import pytest
 from conftest import memory
 from memtui.analysis.background import load_background
 from memtui.analysis.check import check_store
-from memtui.analysis.claims import split_claims
+from memtui.analysis.claims import changed_from, split_claims
 from memtui.analysis.model import CLASSES, load_model
 from memtui.analysis.relations import FEATURES, Weights, classify, prepare
 from memtui.core.store import load_store
@@ -80,6 +80,40 @@ def test_a_pair_alone_in_a_two_memory_store_is_judged_and_quotes_both_claims(mak
     assert pair.details["older_claim"] and pair.details["newer_claim"]
     assert pair.details["newer_claim"] in pair.message and pair.details["older_claim"] in pair.message
     assert 0.5 <= (pair.score or 0) <= 1 and not pair.held_back
+
+
+NPM = """---
+name: feedback_use_npm
+description: Install front-end packages with npm
+type: feedback
+---
+Front end installs dependencies with npm; the lockfile is package-lock.json.
+"""
+BUN = """---
+name: feedback_use_bun
+description: Front end switched from npm to bun
+type: feedback
+---
+The front end switched to bun: install dependencies with bun, no longer npm. The lockfile is now bun.lockb.
+"""
+
+
+def test_an_explicit_change_away_from_the_other_memorys_subject_is_a_shown_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    # no dates in either file: the one that says it switched is the newer, whatever the names sort to
+    report = check_store(load_store(make_store({"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})), TODAY)
+    [pair] = _pair_findings(report)
+    assert pair.kind == "contradiction" and not pair.held_back and (pair.score or 0) >= 0.5
+    assert pair.paths == ("feedback_use_npm.md", "feedback_use_bun.md")
+    assert "npm" in pair.details["older_claim"] and "no longer npm" in pair.details["newer_claim"]
+    assert report.held_back == ()
+
+
+def test_change_statements_name_what_they_move_away_from() -> None:
+    assert changed_from("Front end switched from npm to bun") == {"npm"}
+    assert changed_from("install with bun, no longer npm.") == {"npm"}
+    assert changed_from("数据库从 MySQL 改为 PostgreSQL") == {"mysql"}
+    assert changed_from("The log level changed from INFO to WARN") == {"info"}
+    assert changed_from("Install front-end packages with npm") == frozenset()
 
 
 def test_a_revised_note_put_back_beside_its_revision_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]

@@ -45,10 +45,39 @@ _DONE = re.compile(
     re.IGNORECASE,
 )
 _LOG = re.compile(
-    r"(?:^|[\s_\-/])(?:session|sessions|handoff|hand-off|log|logs|changelog|journal|diary|status|progress|"
+    r"(?:^|[\s_\-/])(?:session|sessions|handoff|hand-off|"
+    # "log level", "log format", "audit logs in S3" are settings, not a log
+    r"(?:log|logs)(?![\s_\-]+(?:level|levels|format|retention|rotation|files?|lines?|messages?|output|shipping|"
+    r"sampling|in|at|to|are|go|goes|must|should))|"
+    r"changelog|journal|diary|status|progress|"
     r"retro|retrospective|worklog|devlog|bug_fixes|context|recap|summary|wip)(?:$|[\s_\-.:/\d])",
     re.IGNORECASE,
 )
+# What an explicit change statement leaves behind: "from X to", "instead of X", "replaces X", "X → Y", 从 X 改为
+_CHANGED_FROM = re.compile(
+    r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|\binstead of\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
+    r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|([^\s,;:]+)\s*(?:→|->|=>)\s*\S|"
+    r"从\s*([^，。；、\s]{1,12}?)\s*(?:改为|改成|改用|换成|换到|迁到|迁移到|切到|切换到)|"
+    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用)?\s*([^，。；、\s]{1,8})",
+    re.IGNORECASE,
+)
+_EXPLICIT_WORDS = re.compile(
+    r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|instead of|no longer|"
+    r"anymore|any more|chang(?:ed|es|ing)|now)\b|→|->|=>|改为|改用|改成|换成|换用|迁到|迁移到|不再|切到|切换到|现在",
+    re.IGNORECASE,
+)
+
+
+def changed_from(text: str) -> frozenset[str]:
+    """Tokens an explicit change statement leaves behind ("switched from npm to bun", "no longer npm" → npm)."""
+    if not _EXPLICIT_WORDS.search(text):
+        return frozenset()
+    out: set[str] = set()
+    for m in _CHANGED_FROM.finditer(text):
+        for g in m.groups():
+            if g:
+                out.update(t for t in tx.tokens(g) if len(t) > 1)
+    return frozenset(out)
 
 
 @dataclass(frozen=True)
@@ -82,6 +111,11 @@ class Claim:
         from memtui.analysis.relations import change_words
 
         return change_words(tx.fold(self.text))
+
+    @cached_property
+    def left_behind(self) -> frozenset[str]:
+        """What an explicit change statement in it moves away from ("switched from npm to bun" → npm)."""
+        return changed_from(self.text)
 
     @cached_property
     def poles(self) -> frozenset[tuple[int, int]]:
@@ -183,7 +217,7 @@ class Aligned:
     newer: Claim
     similarity: float
     cues: tuple[str, ...]
-    """Which conflict cues the pair carries: `negation`, `value`, `change`, `antonym`, `substitution`."""
+    """Which conflict cues the pair carries: `negation`, `value`, `change`, `explicit`, `antonym`, `substitution`."""
     detail: str = ""
 
 
@@ -242,6 +276,15 @@ def _conflict_cues(a: Claim, b: Claim) -> tuple[tuple[str, ...], str]:
         cues.append("substitution")
         detail = detail or f"changed: {' '.join(sorted(only_a)[:2])} → {' '.join(sorted(only_b)[:2])}"
     new_change = [c for c in b.change if c not in a.change]
+    # an explicit change statement whose object the other claim asserts ("no longer npm" against "install with
+    # npm"): the strongest evidence there is, in either direction (the dates may tie or be wrong)
+    left = {t for t in b.left_behind & a.tokens if t not in a.negated and t not in a.left_behind}
+    left_rev = {t for t in a.left_behind & b.tokens if t not in b.negated and t not in b.left_behind}
+    if left or left_rev:
+        cues.append("explicit")
+        word = min(left or left_rev)
+        side = "newer" if left else "older"
+        detail = f'the {side} claim moves away from "{word}"'
     if new_change:
         cues.append("change")
         detail = detail or f'the newer claim says "{new_change[0].strip()}"'

@@ -27,7 +27,7 @@ from rapidfuzz import fuzz
 from memtui.analysis import text as tx
 from memtui.analysis.background import BACKGROUND_DOCS, Background, load_background
 from memtui.analysis.model import Model, load_model
-from memtui.analysis.claims import Comparison, compare, Claim, is_log, is_plan, is_superseded, says_done, split_claims
+from memtui.analysis.claims import Comparison, changed_from, compare, Claim, is_log, is_plan, is_superseded, says_done, split_claims
 from memtui.analysis.lexicon import (
     ANTONYMS,
     CHANGE_CUES,
@@ -582,7 +582,8 @@ FEATURES = (
     "related", "subject", "fuzzy", "cover_min", "cover_max", "identical", "aligned", "claim_negation",
     "claim_value", "claim_change", "claim_antonym", "claim_conflict_strong", "rules_contradiction",
     "rules_duplicate", "rules_contradiction_short", "scope", "same_prohibition", "cross_language", "plan_and_done",
-    "log_pair", "claim_substitution", "revision", "subject_jaccard", "same_name",
+    "log_pair", "claim_substitution", "revision", "subject_jaccard", "same_name", "claim_explicit",
+    "claim_explicit_short",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
@@ -596,7 +597,7 @@ SHORT_CLAIMS = 8
 JUDGE_MIN = 0.15
 """Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
 below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
-CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution")
+CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution", "explicit")
 REVISION_MIN = 0.6
 """Share of claims two memories state word for word from which one reads as a revision of the other."""
 
@@ -644,7 +645,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         1.0 if s.scope else 0.0, 1.0 if "same-prohibition" in s.cues else 0.0, 1.0 if a.cjk != b.cjk else 0.0,
         1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
         1.0 if log_a or log_b else 0.0, conflict["substitution"], revision, min(1.0, subj_jaccard),
-        1.0 if same_name else 0.0,
+        1.0 if same_name else 0.0, conflict["explicit"], conflict["explicit"] * short,
     )
     return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short),
                     ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule))
@@ -669,7 +670,8 @@ def allowed_labels(ev: Evidence) -> set[str]:
     out: set[str] = set()
     # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
     # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
-    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"])
+    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"],
+                         f["claim_explicit"])
     if f["log_pair"]:
         # a log narrates: a later entry "migrated to" or on another date is the story going on; only a
         # revision or a closely aligned claim turned around conflicts
@@ -699,7 +701,7 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     """(older claim, newer claim, cue) the label rests on."""
     cmp = ev.comparison
     if kind == "contradiction" and cmp.conflict:
-        al = max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
+        al = cmp.conflict.get("explicit") or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         return al.older.text, al.newer.text, al.detail
     revision = ev.features[FEATURES.index("revision")]
     if kind == "contradiction" and revision and cmp.dropped_claim is not None and cmp.added_claim is not None:
@@ -752,6 +754,13 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
     )
 
 
+def _moves_away(a: MemoryText, b: MemoryText) -> bool:
+    """`a` states an explicit change away from something `b` asserts, and not the other way round."""
+    a_left = changed_from(a.description + " . " + a.rule)
+    b_left = changed_from(b.description + " . " + b.rule)
+    return bool(a_left & b.tokens) and not (b_left & a.tokens)
+
+
 def find_relations(docs: Sequence[MemoryText], background: Background | None = None) -> list[Relation]:
     """Every contradiction and duplicate among the given memories, strongest first (held-back ones included)."""
     weights = Weights(docs, background)
@@ -762,6 +771,8 @@ def find_relations(docs: Sequence[MemoryText], background: Background | None = N
             continue
         if (a.date, a.key) > (b.date, b.key):
             a, b = b, a
+        if a.date == b.date and _moves_away(a, b):
+            a, b = b, a  # same day (or no dates): the memory that says it changed something is the newer
         rel = classify(a, b, weights)
         if rel is not None:
             out.append(rel)
