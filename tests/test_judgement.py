@@ -116,6 +116,24 @@ def test_change_statements_name_what_they_move_away_from() -> None:
     assert changed_from("Install front-end packages with npm") == frozenset()
 
 
+def test_two_logs_stating_another_default_for_the_same_setting_are_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    filler = "".join(f"- 修复了第 {n} 个页面的样式问题，测试全部通过。\n" for n in range(30))
+    store = make_store({
+        "bug_fixes_and_context_2026-05-13.md": memory(
+            "bug_fixes_and_context_2026-05-13", "project", description="5 月 13 日修复记录", updated="2026-05-13",
+            body=filler + "- `DAILY_REPORT_INCLUDE_RECOMMENDATIONS` 控制日报是否扫描推荐股，默认 `false`，避免推送过慢。\n"
+                 "- 如确实需要可设置 `DAILY_REPORT_INCLUDE_RECOMMENDATIONS=true`。\n"),
+        "bug_fixes_and_context_2026-05-17.md": memory(
+            "bug_fixes_and_context_2026-05-17", "project", description="5 月 17 日修复记录", updated="2026-05-17",
+            body="- 按用户要求将 `DAILY_REPORT_INCLUDE_RECOMMENDATIONS` 默认改为 `true`，日报默认扫描全市场推荐股。\n"
+                 + filler.replace("页面", "接口")),
+    })
+    [pair] = _pair_findings(check_store(load_store(store), TODAY))
+    assert pair.kind == "contradiction" and not pair.held_back
+    assert "false" in pair.details["older_claim"] and "默认改为 `true`" in pair.details["newer_claim"]
+    assert "daily_report_include_recommendations" in pair.cue
+
+
 def test_a_revised_note_put_back_beside_its_revision_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
     old = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+D.\n")
     new = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+X.\n")

@@ -19,6 +19,8 @@ from memtui.analysis import text as tx
 MAX_CLAIMS = 160
 """Claims kept per memory; the rest of a very long note is not compared (it bounds the cost of a pair)."""
 ALIGN_MIN = 0.3
+SETTING_SIMILARITY = 0.6
+"""A named setting with another default counts as a closely aligned claim, however the sentences differ."""
 """Weighted Jaccard of two claims' terms from which they are taken to speak about the same thing."""
 
 _FENCE = re.compile(r"^\s*(```|~~~)")
@@ -56,16 +58,38 @@ _LOG = re.compile(
 # What an explicit change statement leaves behind: "from X to", "instead of X", "replaces X", "X → Y", 从 X 改为
 _CHANGED_FROM = re.compile(
     r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|\binstead of\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
-    r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|([^\s,;:]+)\s*(?:→|->|=>)\s*\S|"
+    r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
     r"从\s*([^，。；、\s]{1,12}?)\s*(?:改为|改成|改用|换成|换到|迁到|迁移到|切到|切换到)|"
-    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用)?\s*([^，。；、\s]{1,8})",
+    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})",
     re.IGNORECASE,
 )
 _EXPLICIT_WORDS = re.compile(
     r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|instead of|no longer|"
-    r"anymore|any more|chang(?:ed|es|ing)|now)\b|→|->|=>|改为|改用|改成|换成|换用|迁到|迁移到|不再|切到|切换到|现在",
+    r"anymore|any more|chang(?:ed|es|ing)|now)\b|改为|改用|改成|换成|换用|迁到|迁移到|不再|切到|切换到|现在",
     re.IGNORECASE,
 )
+
+
+_IDENT = r"`?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:\.[a-z_]+)+)`?"
+_SETTING_VALUE = r"`?(true|false|on|off|enabled|disabled|yes|no|\d+(?:\.\d+)?[a-z%]*)`?(?![\w.])"
+_DEFAULTS = re.compile(
+    # "`X` ... 默认 `false`", "X defaults to true", "默认 `X=true`", "X 默认改为 true": the default of a named setting
+    _IDENT + r"[^`\n。；;]{0,20}?(?:默认值?|defaults?(?: value)?)\s*(?:改为|改成|设为|为|是|to|is|=|:)?\s*" + _SETTING_VALUE
+    + r"|(?:默认值?|by default|default)\s*(?:开启|打开)?\s*" + _IDENT + r"\s*=\s*" + _SETTING_VALUE,
+    re.IGNORECASE,
+)
+
+
+def setting_defaults(text: str) -> dict[str, str]:
+    """Named settings whose default a text states (`DAILY_REPORT_ENABLED` → `true`); a setting stated with
+    two values in one text is left out (one of them is an example or an override)."""
+    if "默认" not in text and "default" not in text.lower():
+        return {}
+    seen: dict[str, set[str]] = defaultdict(set)
+    for m in _DEFAULTS.finditer(text):
+        ident, value = (m.group(1), m.group(2)) if m.group(1) else (m.group(3), m.group(4))
+        seen[ident.lower()].add(value.lower())
+    return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 
 
 def changed_from(text: str) -> frozenset[str]:
@@ -294,6 +318,37 @@ def _conflict_cues(a: Claim, b: Claim) -> tuple[tuple[str, ...], str]:
             detail = detail or ANTONYM_LABEL(i)
             break
     return tuple(cues), detail
+
+
+def _defaults(lines: list[str]) -> dict[str, tuple[str, str]]:
+    found: dict[str, tuple[str, str]] = {}
+    twice: set[str] = set()
+    for line in lines:
+        for ident, value in setting_defaults(line).items():
+            if ident in found and found[ident][0] != value:
+                twice.add(ident)
+            found.setdefault(ident, (value, line))
+    return {k: v for k, v in found.items() if k not in twice}
+
+
+def memory_defaults(description: str, body: str) -> dict[str, tuple[str, str]]:
+    """Named settings whose default a memory states, each with its value and the line that states it
+    (read from the raw lines: the claims drop the backticks and stop at `MAX_CLAIMS`)."""
+    if "默认" not in body and "default" not in body.lower() and "default" not in description.lower():
+        return {}
+    lines = [description] + [_BULLET.sub("", ln.strip(), count=1) for ln in body.splitlines() if ln.strip()]
+    return _defaults(lines)
+
+
+def setting_conflict(
+    older: dict[str, tuple[str, str]], newer: dict[str, tuple[str, str]],
+) -> tuple[str, str, str] | None:
+    """(older line, newer line, detail) when two memories state another default for the same named setting."""
+    for ident in sorted(older.keys() & newer.keys()):
+        (va, la), (vb, lb) = older[ident], newer[ident]
+        if va != vb:
+            return " ".join(la.split()), " ".join(lb.split()), f"default of {ident}: {va} vs {vb}"
+    return None
 
 
 def compare(
