@@ -21,10 +21,11 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
+from train_judgement import Example, background_of, load_pairs, load_revocations, train  # noqa: E402
+
 from memtui.analysis.background import Background, load_background  # noqa: E402
 from memtui.analysis.model import Model, load_model  # noqa: E402
 from memtui.analysis.relations import Weights, candidate_pairs, classify  # noqa: E402
-from train_judgement import Example, background_of, load_pairs, load_revocations, train  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpus"
 FLAG = {"contradiction", "duplicate"}
@@ -90,7 +91,8 @@ def main() -> int:
         judged = [classify(e.older, e.newer, Weights([e.older, e.newer], bg), model) for e in revs]
         shown = [r for r in judged if r is not None and not r.held_back]
         out["revocations, model fitted without them"] = {
-            "revocations": len(revs), "flagged": len(shown),
+            "revocations": len(revs),
+            "flagged": len(shown),
             "labelled_contradiction": sum(r.kind == "contradiction" for r in shown),
         }
         # leave one store out: each store's revocations scored by a model fitted on the others' and the pairs
@@ -102,14 +104,21 @@ def main() -> int:
                 if rel is not None and not rel.held_back:
                     flagged += 1
                     labelled += rel.kind == "contradiction"
-        out["revocations, leave one store out"] = {"revocations": len(revs), "flagged": flagged,
-                                                   "labelled_contradiction": labelled}
+        out["revocations, leave one store out"] = {
+            "revocations": len(revs),
+            "flagged": flagged,
+            "labelled_contradiction": labelled,
+        }
     else:
-        paths = [Path(args[0])] if args else [SHARED / "pairs-dev" / "pairs.jsonl", SHARED / "pairs-dev2" / "pairs.jsonl"]
+        paths = (
+            [Path(args[0])] if args else [SHARED / "pairs-dev" / "pairs.jsonl", SHARED / "pairs-dev2" / "pairs.jsonl"]
+        )
         model = load_model()
         assert model is not None, "no shipped model"
         for path in paths:
-            out[f"{path.parent.name} (in-sample, shipped model)"] = evaluate(load_pairs(path), model, load_background(), verbose)
+            out[f"{path.parent.name} (in-sample, shipped model)"] = evaluate(
+                load_pairs(path), model, load_background(), verbose
+            )
     print(json.dumps(out, indent=2))
     return 0
 

@@ -57,8 +57,10 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
         total_pairs += len(pairs)
         total_memories += len(live)
         per25 = 25 * len(pairs) / max(1, len(live))
-        print(f"{folder.name:38} {len(live):4} memories  {len(pairs):3} pairs  {per25:4.1f}/25  held back {held:3}"
-              f"  superseded-loaded {other['superseded-loaded']}")
+        print(
+            f"{folder.name:38} {len(live):4} memories  {len(pairs):3} pairs  {per25:4.1f}/25  held back {held:3}"
+            f"  superseded-loaded {other['superseded-loaded']}"
+        )
         if show_pairs:
             for f in [*pairs, *getattr(report, "held_back", ())]:
                 d = f.details
@@ -93,7 +95,9 @@ def _texts(rev: dict, history: list[dict]) -> tuple[str, str] | None:
 
 def revocation_figures(show_misses: bool) -> tuple[int, int, int]:
     """Each revocation alone in a store: (usable, flagged, labelled contradiction)."""
-    rows = [json.loads(line) for line in (STORES / "revocations.jsonl").read_text(encoding="utf-8").splitlines() if line]
+    rows = [
+        json.loads(line) for line in (STORES / "revocations.jsonl").read_text(encoding="utf-8").splitlines() if line
+    ]
     histories: dict[str, list[dict]] = {}
     usable = flagged = labelled = 0
     for n, rev in enumerate(rows):
@@ -112,7 +116,9 @@ def revocation_figures(show_misses: bool) -> tuple[int, int, int]:
             when = dt.datetime.fromisoformat(rev["date"]).timestamp()
             os.utime(store / old_name, (when - 86400 * 30, when - 86400 * 30))
             os.utime(store / new_name, (when, when))
-            (store / "MEMORY.md").write_text(f"- [old]({old_name}) — old\n- [new]({new_name}) — new\n", encoding="utf-8")
+            (store / "MEMORY.md").write_text(
+                f"- [old]({old_name}) — old\n- [new]({new_name}) — new\n", encoding="utf-8"
+            )
             report = check_store(load_store(store), TODAY)
             pairs = _pairs(report)
             kinds = {f.kind for f in pairs}
@@ -135,8 +141,9 @@ def main() -> int:
         result.update(pairs=pairs, memories=memories, per_25=round(25 * pairs / max(1, memories), 2), kinds=dict(kinds))
     if not only:
         usable, flagged, labelled = revocation_figures("--misses" in args)
-        result.update(revocations=usable, revocations_flagged=f"{flagged}/{usable}",
-                      labelled_contradiction=f"{labelled}/{usable}")
+        result.update(
+            revocations=usable, revocations_flagged=f"{flagged}/{usable}", labelled_contradiction=f"{labelled}/{usable}"
+        )
     print(json.dumps({"now": result, "before_issue_9": BEFORE_ISSUE_9}, indent=2))
     return 0
 

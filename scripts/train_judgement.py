@@ -51,7 +51,9 @@ def load_pairs(path: Path) -> list[Example]:
     """The labelled pairs of a pairs.jsonl file."""
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     return [
-        Example(r["id"], _mem(r["id"] + "a", r["a"]), _mem(r["id"] + "b", r["b"]), LABEL[r["label"]], r["lang"], r["label"])
+        Example(
+            r["id"], _mem(r["id"] + "a", r["a"]), _mem(r["id"] + "b", r["b"]), LABEL[r["label"]], r["lang"], r["label"]
+        )
         for r in rows
     ]
 

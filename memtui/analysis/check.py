@@ -51,7 +51,9 @@ class Report:
 
 def memory_text(memory: Memory, date: dt.date | None) -> MemoryText:
     """The comparison form of a memory."""
-    return prepare(memory.path, memory.name or memory.stem, memory.description, memory.body, date.isoformat() if date else "")
+    return prepare(
+        memory.path, memory.name or memory.stem, memory.description, memory.body, date.isoformat() if date else ""
+    )
 
 
 def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list[Finding]:
@@ -69,27 +71,42 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
                 f"If the newer one holds, archive {rel.older} as superseded."
             )
         else:
-            message = f"{rel.older} and {rel.newer} say the same thing:{claims or ' ' + rel.explanation + '.'} Merge them."
+            message = (
+                f"{rel.older} and {rel.newer} say the same thing:{claims or ' ' + rel.explanation + '.'} Merge them."
+            )
         out.append(
             Finding(
-                rel.kind, WARNING, (rel.older, rel.newer), message, score=rel.score, cue=rel.cue,
-                details={"shared": list(rel.shared), "older": rel.older, "newer": rel.newer,
-                         "older_claim": rel.older_claim, "newer_claim": rel.newer_claim},
+                rel.kind,
+                WARNING,
+                (rel.older, rel.newer),
+                message,
+                score=rel.score,
+                cue=rel.cue,
+                details={
+                    "shared": list(rel.shared),
+                    "older": rel.older,
+                    "newer": rel.newer,
+                    "older_claim": rel.older_claim,
+                    "newer_claim": rel.newer_claim,
+                },
                 held_back=rel.held_back,
             )
         )
     by_name = {key: m.path for m in memories for key in (m.stem.lower(), (m.name or "").lower()) if key}
-    for m, d in zip(memories, docs):
+    for m, d in zip(memories, docs, strict=True):
         if d.superseded:
             successor = _successor(m, by_name)
             paths = (d.key, successor) if successor else (d.key,)
             replaced = f" by {successor}" if successor else ""
             out.append(
                 Finding(
-                    "superseded-loaded", WARNING, paths,
-                    f"{d.key} says it is superseded{replaced} (\"{d.superseded}\") but is still loaded: Claude Code "
+                    "superseded-loaded",
+                    WARNING,
+                    paths,
+                    f'{d.key} says it is superseded{replaced} ("{d.superseded}") but is still loaded: Claude Code '
                     "still recalls it beside what replaced it. Archive it.",
-                    cue=d.superseded, details={"successor": successor} if successor else {},
+                    cue=d.superseded,
+                    details={"successor": successor} if successor else {},
                 )
             )
     return out

@@ -74,8 +74,13 @@ _IDENT = r"`?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+
 _SETTING_VALUE = r"`?(true|false|on|off|enabled|disabled|yes|no|\d+(?:\.\d+)?[a-z%]*)`?(?![\w.])"
 _DEFAULTS = re.compile(
     # "`X` ... 默认 `false`", "X defaults to true", "默认 `X=true`", "X 默认改为 true": the default of a named setting
-    _IDENT + r"[^`\n。；;]{0,20}?(?:默认值?|defaults?(?: value)?)\s*(?:改为|改成|设为|为|是|to|is|=|:)?\s*" + _SETTING_VALUE
-    + r"|(?:默认值?|by default|default)\s*(?:开启|打开)?\s*" + _IDENT + r"\s*=\s*" + _SETTING_VALUE,
+    _IDENT
+    + r"[^`\n。；;]{0,20}?(?:默认值?|defaults?(?: value)?)\s*(?:改为|改成|设为|为|是|to|is|=|:)?\s*"
+    + _SETTING_VALUE
+    + r"|(?:默认值?|by default|default)\s*(?:开启|打开)?\s*"
+    + _IDENT
+    + r"\s*=\s*"
+    + _SETTING_VALUE,
     re.IGNORECASE,
 )
 
@@ -307,8 +312,8 @@ def _conflict_cues(a: Claim, b: Claim) -> tuple[tuple[str, ...], str]:
     if left or left_rev:
         cues.append("explicit")
         word = min(left or left_rev)
-        side = "newer" if left else "older"
-        detail = f'the {side} claim moves away from "{word}"'
+        which = "newer" if left else "older"
+        detail = f'the {which} claim moves away from "{word}"'
     if new_change:
         cues.append("change")
         detail = detail or f'the newer claim says "{new_change[0].strip()}"'
@@ -341,7 +346,8 @@ def memory_defaults(description: str, body: str) -> dict[str, tuple[str, str]]:
 
 
 def setting_conflict(
-    older: dict[str, tuple[str, str]], newer: dict[str, tuple[str, str]],
+    older: dict[str, tuple[str, str]],
+    newer: dict[str, tuple[str, str]],
 ) -> tuple[str, str, str] | None:
     """(older line, newer line, detail) when two memories state another default for the same named setting."""
     for ident in sorted(older.keys() & newer.keys()):
@@ -352,7 +358,9 @@ def setting_conflict(
 
 
 def compare(
-    older: tuple[Claim, ...], newer: tuple[Claim, ...], idf: Callable[[str], float],
+    older: tuple[Claim, ...],
+    newer: tuple[Claim, ...],
+    idf: Callable[[str], float],
     total: Callable[[frozenset[str]], float],
 ) -> Comparison:
     """Align the claims of two memories and collect coverage and the conflicting aligned pairs."""
@@ -403,7 +411,7 @@ def compare(
 
     def cover(claims: list[Claim], bests: list[float], n_same_weight: float, all_claims: tuple[Claim, ...]) -> float:
         weight_all = sum(total(c.tokens) for c in all_claims) or 1.0
-        got = n_same_weight + sum(total(c.tokens) * min(1.0, s / 0.6) for c, s in zip(claims, bests))
+        got = n_same_weight + sum(total(c.tokens) * min(1.0, s / 0.6) for c, s in zip(claims, bests, strict=True))
         return min(1.0, got / weight_all)
 
     same_old = sum(total(c.tokens) for c in older if c.norm in same)
@@ -413,8 +421,8 @@ def compare(
         cover_older=cover(rest_old, best_old, same_old, older),
         cover_newer=cover(rest_new, best_new, same_new, newer),
         identical=len(same) / smaller,
-        dropped_claim=max(zip(best_old, range(len(rest_old))), default=(0.0, -1)) and (
-            rest_old[max(range(len(rest_old)), key=best_old.__getitem__)] if rest_old else None),
+        dropped_claim=max(zip(best_old, range(len(rest_old)), strict=True), default=(0.0, -1))
+        and (rest_old[max(range(len(rest_old)), key=best_old.__getitem__)] if rest_old else None),
         added_claim=rest_new[max(range(len(rest_new)), key=best_new.__getitem__)] if rest_new else None,
         dropped=len(rest_old),
         added=len(rest_new),

@@ -30,7 +30,7 @@ class Model:
         """Probability of each class for a feature vector."""
         logits = {"none": 0.0}
         for c in CLASSES[1:]:
-            logits[c] = self.bias[c] + sum(w * v for w, v in zip(self.weights[c], x))
+            logits[c] = self.bias[c] + sum(w * v for w, v in zip(self.weights[c], x, strict=True))
         top = max(logits.values())
         exp = {c: math.exp(v - top) for c, v in logits.items()}
         total = sum(exp.values())
@@ -39,15 +39,22 @@ class Model:
     def to_json(self) -> str:
         """The shipped form, stable byte for byte."""
         body = {
-            "classes": list(CLASSES), "features": list(self.features), "bias": self.bias,
-            "weights": {c: dict(zip(self.features, w)) for c, w in self.weights.items()},
+            "classes": list(CLASSES),
+            "features": list(self.features),
+            "bias": self.bias,
+            "weights": {c: dict(zip(self.features, w, strict=True)) for c, w in self.weights.items()},
         }
         return json.dumps(body, indent=1, sort_keys=True) + "\n"
 
 
 def fit(
-    rows: Sequence[Sequence[float]], labels: Sequence[str], features: Sequence[str], *,
-    steps: int = 600, rate: float = 1.5, l2: float = 0.002,
+    rows: Sequence[Sequence[float]],
+    labels: Sequence[str],
+    features: Sequence[str],
+    *,
+    steps: int = 600,
+    rate: float = 1.5,
+    l2: float = 0.002,
 ) -> Model:
     """Fit the regression by full-batch gradient descent with momentum; same input, same weights, bit for bit."""
     d = len(features)
@@ -60,8 +67,8 @@ def fit(
     for _ in range(steps):
         gw = {c: [0.0] * d for c in classes}
         gb = {c: 0.0 for c in classes}
-        for x, y in zip(rows, labels):
-            logits = [0.0] + [b[c] + sum(wi * xi for wi, xi in zip(w[c], x)) for c in classes]
+        for x, y in zip(rows, labels, strict=True):
+            logits = [0.0] + [b[c] + sum(wi * xi for wi, xi in zip(w[c], x, strict=True)) for c in classes]
             top = max(logits)
             exp = [math.exp(v - top) for v in logits]
             total = sum(exp)

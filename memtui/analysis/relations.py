@@ -16,18 +16,30 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from itertools import combinations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import combinations
 
 from rapidfuzz import fuzz
 
 from memtui.analysis import text as tx
 from memtui.analysis.background import BACKGROUND_DOCS, Background, load_background
-from memtui.analysis.model import Model, load_model
-from memtui.analysis.claims import Aligned, Comparison, changed_from, compare, Claim, is_log, memory_defaults, setting_conflict, is_plan, is_superseded, says_done, split_claims
+from memtui.analysis.claims import (
+    Aligned,
+    Claim,
+    Comparison,
+    changed_from,
+    compare,
+    is_log,
+    is_plan,
+    is_superseded,
+    memory_defaults,
+    says_done,
+    setting_conflict,
+    split_claims,
+)
 from memtui.analysis.lexicon import (
     ANTONYMS,
     CHANGE_CUES,
@@ -37,6 +49,7 @@ from memtui.analysis.lexicon import (
     STRONG_SCOPE_CUES,
     ZH_NEGATIONS,
 )
+from memtui.analysis.model import Model, load_model
 
 _VALUE_PATTERNS = {
     "date": re.compile(
@@ -45,7 +58,9 @@ _VALUE_PATTERNS = {
         r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b(?!:)"
     ),
     "url": re.compile(r"https?://[^\s)，。]+|\b[\w-]+(?:\.[\w-]+)+/[\w./-]+"),
-    "number": re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"),
+    "number": re.compile(
+        r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"
+    ),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"),
 }
 _NEG_WINDOW = 3
@@ -102,8 +117,11 @@ class MemoryText:
     @cached_property
     def kind_of_note(self) -> tuple[bool, bool, bool]:
         """(a plan, says it was delivered, a session log or handoff)."""
-        return (is_plan(self.title, self.description), says_done(self.title, self.description),
-                is_log(self.title, self.description))
+        return (
+            is_plan(self.title, self.description),
+            says_done(self.title, self.description),
+            is_log(self.title, self.description),
+        )
 
     @cached_property
     def folded(self) -> str:
@@ -169,8 +187,33 @@ class Relation:
 
 
 _NEG_BREAK = frozenset(
-    "in on at for during when while if unless until because since so but and or with from by to into than "
-    "before after except".split()
+    [
+        "in",
+        "on",
+        "at",
+        "for",
+        "during",
+        "when",
+        "while",
+        "if",
+        "unless",
+        "until",
+        "because",
+        "since",
+        "so",
+        "but",
+        "and",
+        "or",
+        "with",
+        "from",
+        "by",
+        "to",
+        "into",
+        "than",
+        "before",
+        "after",
+        "except",
+    ]
 )
 
 
@@ -235,6 +278,8 @@ def ANTONYM_LABEL(i: int) -> str:  # noqa: N802 - read like a table
     """How an antonym pair is named in a cue."""
     left, right = ANTONYMS[i]
     return f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
+
+
 _SCOPE = _Phrases(SCOPE_CUES)
 _ZH_NEG_CHARS = frozenset("".join(ZH_NEGATIONS))
 
@@ -318,9 +363,18 @@ for _i, (_left, _right) in enumerate(ANTONYMS):
             _POLE_WORDS[tx.stem(_w) if _w.isascii() else _w].append((_i, _side))
 # scope words are compared with stemmed tokens, so they are stemmed the same way
 _SCOPE_GROUPS = tuple(frozenset(tx.stem(w) if w.isascii() else w for w in group) for group in SCOPE_WORDS)
-_SCOPE_SAME = {tx.stem(a): tx.stem(b) for a, b in (("written", "write"), ("writing", "write"), ("speaking", "speak"),
-                                                     ("reading", "read"), ("listening", "listen"), ("prod", "production"),
-                                                     ("aggregated", "aggregate"))}
+_SCOPE_SAME = {
+    tx.stem(a): tx.stem(b)
+    for a, b in (
+        ("written", "write"),
+        ("writing", "write"),
+        ("speaking", "speak"),
+        ("reading", "read"),
+        ("listening", "listen"),
+        ("prod", "production"),
+        ("aggregated", "aggregate"),
+    )
+}
 _SCOPE_ASCII = frozenset(w for group in _SCOPE_GROUPS for w in group if w.isascii())
 _SCOPE_CJK = frozenset(w for group in _SCOPE_GROUPS for w in group if not w.isascii())
 _CJK_POLES = [(w, where) for w, where in _POLE_WORDS.items() if not w.isascii()]
@@ -352,9 +406,17 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     subject = frozenset(tx.tokens(name_words + "\n" + description))
     main = frozenset(tx.tokens(description + "\n" + rule))
     return MemoryText(
-        key=key, title=title, description=description, rule=rule, how=how,
-        tokens=main | subject, subject=subject, main=main,
-        cjk=tx.has_cjk(description) or tx.has_cjk(rule), date=date, body=body,
+        key=key,
+        title=title,
+        description=description,
+        rule=rule,
+        how=how,
+        tokens=main | subject,
+        subject=subject,
+        main=main,
+        cjk=tx.has_cjk(description) or tx.has_cjk(rule),
+        date=date,
+        body=body,
     )
 
 
@@ -415,7 +477,9 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     """
     if len(docs) <= SMALL_STORE:
         # a handful of memories costs nothing to compare in full; weak overlap is for the judgement to weigh
-        return {(i, j) for i, j in combinations(range(len(docs)), 2) if len(docs[i].tokens & docs[j].tokens) >= MIN_SHARED}
+        return {
+            (i, j) for i, j in combinations(range(len(docs)), 2) if len(docs[i].tokens & docs[j].tokens) >= MIN_SHARED
+        }
     limit = max_df or POSTINGS_CAP
     postings: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
@@ -466,17 +530,11 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     jaccard = ws / (wa + wb - ws)
     subj_shared = a.subject & b.subject
     subj = sum(weights.idf(t) for t in subj_shared) / min(weights.total(a.subject), weights.total(b.subject))
-    if a.cjk == b.cjk:
-        fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100
-    else:
-        fuzzy = 0.0
+    fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100 if a.cjk == b.cjk else 0.0
     related = 0.45 * overlap + 0.35 * jaccard * 2 + 0.2 * subj
     related = min(1.0, related)
-    if a.cjk == b.cjk:
-        related = max(related, 0.6 * related + 0.4 * fuzzy)
-    else:
-        # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
-        related = min(1.0, related * 1.35)
+    # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
+    related = max(related, 0.6 * related + 0.4 * fuzzy) if a.cjk == b.cjk else min(1.0, related * 1.35)
     top = sorted(shared, key=lambda t: (-weights.idf(t), t))[:6]
     cues: dict[str, str] = {}
     # negation asymmetry: a token negated on one side is asserted on the other
@@ -494,11 +552,11 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
         cues["same-prohibition"] = f"both rule out {what}"
     elif asym:
         best = min(asym, key=lambda t: (-weights.idf(t), t))
-        cues["negation"] = f"negation on \"{best}\" in {'the newer' if best in neg_b else 'the older'} memory only"
+        cues["negation"] = f'negation on "{best}" in {"the newer" if best in neg_b else "the older"} memory only'
     new_change = [c for c in b.change if c not in a.change]
     if new_change:
-        cues["change"] = f"the newer memory says \"{new_change[0].strip()}\""
-    for (i, side) in b.poles:
+        cues["change"] = f'the newer memory says "{new_change[0].strip()}"'
+    for i, side in b.poles:
         if (i, 1 - side) in a.poles and (i, side) not in a.poles:
             left, right = ANTONYMS[i]
             cues["antonym"] = f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
@@ -518,7 +576,7 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
             break
     strong_scope = [c for c in b.scope if c in STRONG_SCOPE_CUES and c not in a.scope]
     if not scope and strong_scope:
-        scope = f"the newer memory narrows the rule (\"{strong_scope[0].strip()}\")"
+        scope = f'the newer memory narrows the rule ("{strong_scope[0].strip()}")'
     return PairScore(related=related, overlap=overlap, fuzzy=fuzzy, shared=tuple(top), cues=cues, scope=scope)
 
 
@@ -557,7 +615,12 @@ def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | No
     if conflict and s.related >= CONFLICT_MIN and not (narrowed and "change" not in cues):
         cue_text = "; ".join(cues.values())
         return Relation(
-            "contradiction", a.key, b.key, s.related, cue_text, s.shared,
+            "contradiction",
+            a.key,
+            b.key,
+            s.related,
+            cue_text,
+            s.shared,
             f"both about {shared}; {cue_text}",
         )
     few_shared = len(a.tokens & b.tokens) < 3 and s.related < DUPLICATE_MIN + 0.15
@@ -582,12 +645,32 @@ def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | No
     return None
 
 
-
 FEATURES = (
-    "related", "subject", "fuzzy", "cover_min", "cover_max", "identical", "aligned", "claim_negation",
-    "claim_value", "claim_change", "claim_antonym", "claim_conflict_strong", "rules_contradiction",
-    "rules_duplicate", "rules_contradiction_short", "scope", "same_prohibition", "cross_language", "plan_and_done",
-    "log_pair", "claim_substitution", "revision", "subject_jaccard", "same_name", "claim_explicit",
+    "related",
+    "subject",
+    "fuzzy",
+    "cover_min",
+    "cover_max",
+    "identical",
+    "aligned",
+    "claim_negation",
+    "claim_value",
+    "claim_change",
+    "claim_antonym",
+    "claim_conflict_strong",
+    "rules_contradiction",
+    "rules_duplicate",
+    "rules_contradiction_short",
+    "scope",
+    "same_prohibition",
+    "cross_language",
+    "plan_and_done",
+    "log_pair",
+    "claim_substitution",
+    "revision",
+    "subject_jaccard",
+    "same_name",
+    "claim_explicit",
     "claim_explicit_short",
 )
 """What the model reads about a pair (all between 0 and 1)."""
@@ -634,7 +717,9 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
     if found is not None:
         older_line, newer_line, detail = found
         ca, cb = (Claim(t, frozenset(tx.tokens(t)), tx.fold(t)) for t in (older_line, newer_line))
-        cmp = replace(cmp, conflict={**cmp.conflict, "setting": Aligned(ca, cb, SETTING_SIMILARITY, ("setting",), detail)})
+        cmp = replace(
+            cmp, conflict={**cmp.conflict, "setting": Aligned(ca, cb, SETTING_SIMILARITY, ("setting",), detail)}
+        )
     rules = rule_label(a, b, weights, s)
     subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
     most = max(cmp.claims_older, cmp.claims_newer)
@@ -651,21 +736,49 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
     subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
     same_name = bool(_name_key(a.title)) and _name_key(a.title) == _name_key(b.title)
     # (two notes that merely share a generic name, "user_role" from two projects, share little else)
-    revision = 1.0 if (cmp.dropped or cmp.added) and (
-        (same_name and s.related >= 0.3) or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6)) else 0.0
+    revision = (
+        1.0
+        if (cmp.dropped or cmp.added)
+        and ((same_name and s.related >= 0.3) or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6))
+        else 0.0
+    )
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
     x = (
-        min(1.0, s.related), min(1.0, subj), s.fuzzy, min(cmp.cover_older, cmp.cover_newer),
-        max(cmp.cover_older, cmp.cover_newer), cmp.identical, cmp.best.similarity if cmp.best else 0.0,
-        conflict["negation"], conflict["value"], conflict["change"], conflict["antonym"], strong,
-        rules_c, 1.0 if rules is not None and rules.kind == "duplicate" else 0.0, rules_c * short,
-        1.0 if s.scope else 0.0, 1.0 if "same-prohibition" in s.cues else 0.0, 1.0 if a.cjk != b.cjk else 0.0,
+        min(1.0, s.related),
+        min(1.0, subj),
+        s.fuzzy,
+        min(cmp.cover_older, cmp.cover_newer),
+        max(cmp.cover_older, cmp.cover_newer),
+        cmp.identical,
+        cmp.best.similarity if cmp.best else 0.0,
+        conflict["negation"],
+        conflict["value"],
+        conflict["change"],
+        conflict["antonym"],
+        strong,
+        rules_c,
+        1.0 if rules is not None and rules.kind == "duplicate" else 0.0,
+        rules_c * short,
+        1.0 if s.scope else 0.0,
+        1.0 if "same-prohibition" in s.cues else 0.0,
+        1.0 if a.cjk != b.cjk else 0.0,
         1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
-        1.0 if log_a or log_b else 0.0, conflict["substitution"], revision, min(1.0, subj_jaccard),
-        1.0 if same_name else 0.0, explicit, explicit * short,
+        1.0 if log_a or log_b else 0.0,
+        conflict["substitution"],
+        revision,
+        min(1.0, subj_jaccard),
+        1.0 if same_name else 0.0,
+        explicit,
+        explicit * short,
     )
-    return Evidence(features=x, score=s, comparison=cmp, rules=rules, short=bool(short),
-                    ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule))
+    return Evidence(
+        features=x,
+        score=s,
+        comparison=cmp,
+        rules=rules,
+        short=bool(short),
+        ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
+    )
 
 
 _COPY_WORDS = re.compile(r"\b(?:old|copy|backup|bak|prev|previous|orig|original)\b")
@@ -697,12 +810,13 @@ def allowed_labels(ev: Evidence) -> set[str]:
     engine's cue); a duplicate needs the memories to cover each other. Logs and session notes are never
     duplicates of each other, and they conflict only through closely aligned claims.
     """
-    f = dict(zip(FEATURES, ev.features))
+    f = dict(zip(FEATURES, ev.features, strict=True))
     out: set[str] = set()
     # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
     # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
-    claim_conflict = max(f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"],
-                         f["claim_explicit"])
+    claim_conflict = max(
+        f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"], f["claim_explicit"]
+    )
     if f["log_pair"]:
         # a log narrates: a later entry "migrated to" or on another date is the story going on; only a
         # revision or a closely aligned claim turned around conflicts
@@ -732,7 +846,11 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     """(older claim, newer claim, cue) the label rests on."""
     cmp = ev.comparison
     if kind == "contradiction" and cmp.conflict:
-        al = cmp.conflict.get("setting") or cmp.conflict.get("explicit") or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
+        al = (
+            cmp.conflict.get("setting")
+            or cmp.conflict.get("explicit")
+            or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
+        )
         return al.older.text, al.newer.text, al.detail
     revision = ev.features[FEATURES.index("revision")]
     if kind == "contradiction" and revision and cmp.dropped_claim is not None and cmp.added_claim is not None:
@@ -780,12 +898,22 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
     older_claim, newer_claim, cue = _quote(ev, kind)
     shared = ", ".join(ev.score.shared[:4])
     if kind == "contradiction":
-        explanation = f"{cue}: \"{_cut(older_claim)}\" vs \"{_cut(newer_claim)}\"" if older_claim else f"both about {shared}; {cue}"
+        explanation = (
+            f'{cue}: "{_cut(older_claim)}" vs "{_cut(newer_claim)}"' if older_claim else f"both about {shared}; {cue}"
+        )
     else:
-        explanation = f"both say: \"{_cut(newer_claim)}\"" if newer_claim else f"both say: {shared}"
+        explanation = f'both say: "{_cut(newer_claim)}"' if newer_claim else f"both say: {shared}"
     return Relation(
-        kind, a.key, b.key, p, cue or "same content", ev.score.shared, explanation,
-        older_claim=older_claim, newer_claim=newer_claim, held_back=p < (FLAG_MIN_SHORT if ev.short else FLAG_MIN),
+        kind,
+        a.key,
+        b.key,
+        p,
+        cue or "same content",
+        ev.score.shared,
+        explanation,
+        older_claim=older_claim,
+        newer_claim=newer_claim,
+        held_back=p < (FLAG_MIN_SHORT if ev.short else FLAG_MIN),
     )
 
 

@@ -33,7 +33,7 @@ def strip_markdown(text: str) -> str:
 
 def sections(body: str) -> tuple[str, str, str]:
     """Split a body into (rule, why, how-to-apply) by its bold labels; missing parts are empty."""
-    parts = {"rule": [], "why": [], "how to apply": []}
+    parts: dict[str, list[str]] = {"rule": [], "why": [], "how to apply": []}
     current = "rule"
     pos = 0
     for match in _SECTION.finditer(body):
@@ -50,7 +50,13 @@ def stem(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
     for suffix, repl, min_len in (
-        ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4), ("ly", "", 6)
+        ("ies", "y", 5),
+        ("sses", "ss", 5),
+        ("ing", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("s", "", 4),
+        ("ly", "", 6),
     ):
         if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
             continue
@@ -87,14 +93,17 @@ def _ko_ja_tokens(run: str) -> list[str]:
 def _segmenter() -> object | None:
     """The CC-CEDICT segmenter (lindera), loaded on the first Chinese text; None when it is not installed."""
     try:
-        import lindera  # type: ignore[import-not-found]
+        import lindera
 
-        return lindera.Tokenizer(lindera.load_dictionary("embedded://cc-cedict"), mode="normal")
+        tokenizer: object = lindera.Tokenizer(lindera.load_dictionary("embedded://cc-cedict"), mode="normal")
+        return tokenizer
     except Exception:  # noqa: BLE001 - any failure to load means: fall back to the glossary
         return None
 
 
-_SENSE_NOISE = re.compile(r"\([^)]*\)?|\bCL:.*|\b(?:lit|fig|abbr|sb|sth|used|variant|old|see|also|surname)\b\.?.*|\.\.\.")
+_SENSE_NOISE = re.compile(
+    r"\([^)]*\)?|\bCL:.*|\b(?:lit|fig|abbr|sb|sth|used|variant|old|see|also|surname)\b\.?.*|\.\.\."
+)
 GLOSS_SENSES = 3
 """Senses of a dictionary entry that give English concepts (the first ones are the common ones)."""
 
