@@ -60,12 +60,16 @@ _CHANGED_FROM = re.compile(
     r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|\binstead of\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
     r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
     r"从\s*([^，。；、\s]{1,12}?)\s*(?:改为|改成|改用|换成|换到|迁到|迁移到|切到|切换到)|"
-    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})",
+    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})|"
+    r"\bstop(?:ped)? using\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
+    r"([^\s,;:.]+)\s+(?:is|was|has been|got)\s+(?:retired|deprecated|decommissioned|shut down|sunset|dropped)\b|"
+    r"([^\s，。；、]{1,8}?)\s*(?:已|已经)?(?:停用|下线|废弃)",
     re.IGNORECASE,
 )
 _EXPLICIT_WORDS = re.compile(
     r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|replac(?:ed|es|ing)|instead of|no longer|"
-    r"anymore|any more|chang(?:ed|es|ing)|now)\b|改为|改用|改成|换成|换用|迁到|迁移到|不再|切到|切换到|现在",
+    r"anymore|any more|chang(?:ed|es|ing)|now|stop(?:ped)? using|retired|deprecated|decommissioned|shut down|sunset|"
+    r"dropped)\b|停用|下线|废弃|改为|改用|改成|换成|换用|迁到|迁移到|不再|切到|切换到|现在",
     re.IGNORECASE,
 )
 
