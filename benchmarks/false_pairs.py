@@ -24,16 +24,25 @@ from memtui.demo import make_demo_store  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpus"
 PLANTED = {
-    ("feedback_use_npm.md", "feedback_use_bun.md"), ("feedback_weekly_report_formal.md", "feedback_weekly_report_casual.md"),
-    ("project_stripe_migration.md", "project_stripe_owner_change.md"), ("reference_grafana.md", "reference_grafana_cloud.md"),
-    ("feedback_commit_english.md", "feedback_commit_imperative.md"), ("feedback_small_prs.md", "feedback_small_prs_zh.md"),
+    ("feedback_use_npm.md", "feedback_use_bun.md"),
+    ("feedback_weekly_report_formal.md", "feedback_weekly_report_casual.md"),
+    ("project_stripe_migration.md", "project_stripe_owner_change.md"),
+    ("reference_grafana.md", "reference_grafana_cloud.md"),
+    ("feedback_commit_english.md", "feedback_commit_imperative.md"),
+    ("feedback_small_prs.md", "feedback_small_prs_zh.md"),
     ("feedback_testing_real_db.md", "feedback_no_mock_db_zh.md"),
 }
 
 
 def _mem_text(m: dict) -> str:
-    lines = ["---", f"name: {m['name']}", f"description: {json.dumps(m['description'], ensure_ascii=False)}",
-             f"type: {m['type']}", f"created: {m['created']}", f"updated: {m['updated']}"]
+    lines = [
+        "---",
+        f"name: {m['name']}",
+        f"description: {json.dumps(m['description'], ensure_ascii=False)}",
+        f"type: {m['type']}",
+        f"created: {m['created']}",
+        f"updated: {m['updated']}",
+    ]
     if "location" in m:
         lines.append(f"location: {json.dumps(m['location'], ensure_ascii=False)}")
     return "\n".join(lines) + "\n---\n\n" + m["body"] + "\n"
@@ -61,8 +70,17 @@ def main() -> int:
         pairs = [f for f in report.findings if f.kind in ("contradiction", "duplicate")]
         extra = [f for f in pairs if tuple(f.paths) not in PLANTED]
         found = [f for f in pairs if tuple(f.paths) in PLANTED]
-        print(json.dumps({"memories": len(live), "flagged": len(pairs), "planted_found": f"{len(found)}/{len(PLANTED)}",
-                          "other_flagged": len(extra)}, indent=2))
+        print(
+            json.dumps(
+                {
+                    "memories": len(live),
+                    "flagged": len(pairs),
+                    "planted_found": f"{len(found)}/{len(PLANTED)}",
+                    "other_flagged": len(extra),
+                },
+                indent=2,
+            )
+        )
         for f in extra:
             print(f"  {f.kind}: {f.paths[0]} ↔ {f.paths[1]} — {f.cue}")
     return 0

@@ -106,6 +106,7 @@ def cmd_check(args: argparse.Namespace) -> int:
                 for m in store.memories
             ],
             "findings": [f.to_json() for f in report.findings],
+            "held_back": len(report.held_back),
         }
         if store.index is not None:
             b = store.index.budget

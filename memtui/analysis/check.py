@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import multiprocessing
+import re
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
@@ -34,6 +35,9 @@ class Report:
     today: dt.date
     freshness: dict[str, Freshness]
     findings: tuple[Finding, ...]
+    held_back: tuple[Finding, ...] = ()
+    """Weaker contradiction/duplicate candidates, below the precision threshold: not in `findings`, shown on
+    request (each has `held_back=True`, a `score` and the same fields as a shown pair), strongest first."""
 
     def for_path(self, path: str) -> list[Finding]:
         """Findings that name a memory."""
@@ -47,28 +51,84 @@ class Report:
 
 def memory_text(memory: Memory, date: dt.date | None) -> MemoryText:
     """The comparison form of a memory."""
-    return prepare(memory.path, memory.name or memory.stem, memory.description, memory.body, date.isoformat() if date else "")
+    return prepare(
+        memory.path, memory.name or memory.stem, memory.description, memory.body, date.isoformat() if date else ""
+    )
 
 
 def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list[Finding]:
-    """Contradictions and duplicates among active, readable memories."""
+    """Contradictions and duplicates among active, readable memories, held-back candidates included (flagged),
+    and a `superseded-loaded` finding for each memory that says of itself it is historical or superseded."""
     docs = [memory_text(m, dates.get(m.path)) for m in memories]
     out = []
     for rel in find_relations(docs):
+        claims = ""
+        if rel.older_claim and rel.newer_claim:
+            claims = f' "{_cut(rel.older_claim)}" ({rel.older}) vs "{_cut(rel.newer_claim)}" ({rel.newer}).'
         if rel.kind == "contradiction":
             message = (
-                f"{rel.older} and {rel.newer} (newer) may conflict: {rel.explanation}. "
+                f"{rel.older} and {rel.newer} (newer) may conflict ({rel.cue}):{claims or ' ' + rel.explanation + '.'} "
                 f"If the newer one holds, archive {rel.older} as superseded."
             )
         else:
-            message = f"{rel.older} and {rel.newer} say the same thing ({rel.explanation}); merge them."
+            message = (
+                f"{rel.older} and {rel.newer} say the same thing:{claims or ' ' + rel.explanation + '.'} Merge them."
+            )
         out.append(
             Finding(
-                rel.kind, WARNING, (rel.older, rel.newer), message, score=rel.score, cue=rel.cue,
-                details={"shared": list(rel.shared), "older": rel.older, "newer": rel.newer},
+                rel.kind,
+                WARNING,
+                (rel.older, rel.newer),
+                message,
+                score=rel.score,
+                cue=rel.cue,
+                details={
+                    "shared": list(rel.shared),
+                    "older": rel.older,
+                    "newer": rel.newer,
+                    "older_claim": rel.older_claim,
+                    "newer_claim": rel.newer_claim,
+                },
+                held_back=rel.held_back,
             )
         )
+    by_name = {key: m.path for m in memories for key in (m.stem.lower(), (m.name or "").lower()) if key}
+    for m, d in zip(memories, docs, strict=True):
+        if d.superseded:
+            successor = _successor(m, by_name)
+            paths = (d.key, successor) if successor else (d.key,)
+            replaced = f" by {successor}" if successor else ""
+            out.append(
+                Finding(
+                    "superseded-loaded",
+                    WARNING,
+                    paths,
+                    f'{d.key} says it is superseded{replaced} ("{d.superseded}") but is still loaded: Claude Code '
+                    "still recalls it beside what replaced it. Archive it.",
+                    cue=d.superseded,
+                    details={"successor": successor} if successor else {},
+                )
+            )
     return out
+
+
+_LINK = re.compile(r"\[\[([^\]|#]+)|\]\(([^)#\s]+?)(?:\.md)?\)")
+
+
+def _successor(memory: Memory, by_name: dict[str, str]) -> str:
+    """The memory a superseded note points to first (a [[link]] or a Markdown link to another memory)."""
+    head = memory.description + "\n" + memory.body[:1500]
+    for wiki, md in _LINK.findall(head):
+        target = (wiki or md).strip().rsplit("/", 1)[-1].lower()
+        target = target[:-3] if target.endswith(".md") else target
+        path = by_name.get(target)
+        if path and path != memory.path:
+            return path
+    return ""
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
 PARALLEL_MIN = 2000
@@ -125,8 +185,10 @@ def _check_store(store: Store, today: dt.date, file_dates: FileDates, parallel: 
             _FORKED = None
     else:
         findings = _lint(store, badges, anchors, today) + relation_findings(active, newest)
+    held = sorted((f for f in findings if f.held_back), key=lambda f: (-(f.score or 0.0), f.paths))
+    findings = [f for f in findings if not f.held_back]
     findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
-    return Report(store=store, today=today, freshness=badges, findings=tuple(findings))
+    return Report(store=store, today=today, freshness=badges, findings=tuple(findings), held_back=tuple(held))
 
 
 def _created(memory: Memory) -> dt.date | None:

@@ -1,10 +1,14 @@
 """Contradictions and duplicates between memories, offline and in milliseconds.
 
-Pipeline (DESIGN §2): normalise each memory into tokens (CJK as bigrams plus glossary concepts), weight
-tokens by how rare they are in the store, generate candidate pairs from shared informative tokens (never all
-pairs), score candidates with rapidfuzz and weighted overlap, then classify with cues: negation asymmetry,
-change verbs, antonym pairs, conflicting values, and the scope words that mark a compatible refinement.
-Every relation carries the shared terms and the cue that decided it.
+Pipeline (DESIGN §2, issue 9): normalise each memory into tokens (Chinese through CC-CEDICT words and their
+English senses), weight tokens by how rare they are in the store blended with the shipped background table,
+generate candidate pairs from shared informative tokens (never all pairs, except in a small store), then
+judge each candidate by its claims: `claims.compare` aligns the sentences, bullets and table rows of the two
+memories by subject, finds aligned claims that conflict (a negation turned around, another value, a change
+word, opposite terms) and how much each memory covers the other. The evidence becomes a feature vector; a
+small logistic regression (`model.py`, weights in `data/judgement.json`) gives the calibrated probability of
+`contradiction` and `duplicate`, within what the evidence allows (`allowed_labels`). Pairs from `FLAG_MIN` are
+shown; weaker ones down to `HOLD_MIN` are returned with `held_back` set. Every relation quotes its two claims.
 """
 
 from __future__ import annotations
@@ -12,15 +16,30 @@ from __future__ import annotations
 import heapq
 import math
 import re
-from itertools import combinations
 from collections import Counter, defaultdict
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from functools import cached_property
+from itertools import combinations
 
 from rapidfuzz import fuzz
 
 from memtui.analysis import text as tx
+from memtui.analysis.background import BACKGROUND_DOCS, Background, load_background
+from memtui.analysis.claims import (
+    Aligned,
+    Claim,
+    Comparison,
+    changed_from,
+    compare,
+    is_log,
+    is_plan,
+    is_superseded,
+    memory_defaults,
+    says_done,
+    setting_conflict,
+    split_claims,
+)
 from memtui.analysis.lexicon import (
     ANTONYMS,
     CHANGE_CUES,
@@ -30,6 +49,7 @@ from memtui.analysis.lexicon import (
     STRONG_SCOPE_CUES,
     ZH_NEGATIONS,
 )
+from memtui.analysis.model import Model, load_model
 
 _VALUE_PATTERNS = {
     "date": re.compile(
@@ -38,7 +58,9 @@ _VALUE_PATTERNS = {
         r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b(?!:)"
     ),
     "url": re.compile(r"https?://[^\s)，。]+|\b[\w-]+(?:\.[\w-]+)+/[\w./-]+"),
-    "number": re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"),
+    "number": re.compile(
+        r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"
+    ),
     "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"),
 }
 _NEG_WINDOW = 3
@@ -74,6 +96,32 @@ class MemoryText:
     cjk: bool
     date: str = ""
     """Newest date of the memory (ISO), to tell which one is newer."""
+    body: str = field(default="", repr=False)
+    """The whole body, split into claims when the memory meets a candidate partner."""
+
+    @cached_property
+    def claims(self) -> tuple[Claim, ...]:
+        """The statements it makes: description, sentences, bullets, table rows."""
+        return split_claims(self.description, self.body)
+
+    @cached_property
+    def superseded(self) -> str:
+        """The marker when the memory says it is historical or superseded ("SUPERSEDED by ..."), else ""."""
+        return is_superseded(self.title, self.description, self.body)
+
+    @cached_property
+    def defaults(self) -> dict[str, tuple[str, str]]:
+        """Named settings whose default it states: value and the line stating it."""
+        return memory_defaults(self.description, self.body)
+
+    @cached_property
+    def kind_of_note(self) -> tuple[bool, bool, bool]:
+        """(a plan, says it was delivered, a session log or handoff)."""
+        return (
+            is_plan(self.title, self.description),
+            says_done(self.title, self.description),
+            is_log(self.title, self.description),
+        )
 
     @cached_property
     def folded(self) -> str:
@@ -131,11 +179,41 @@ class Relation:
     cue: str
     shared: tuple[str, ...]
     explanation: str
+    older_claim: str = ""
+    """The claim of the older memory the label rests on."""
+    newer_claim: str = ""
+    held_back: bool = False
+    """A weaker candidate: below the precision threshold, shown only on request."""
 
 
 _NEG_BREAK = frozenset(
-    "in on at for during when while if unless until because since so but and or with from by to into than "
-    "before after except".split()
+    [
+        "in",
+        "on",
+        "at",
+        "for",
+        "during",
+        "when",
+        "while",
+        "if",
+        "unless",
+        "until",
+        "because",
+        "since",
+        "so",
+        "but",
+        "and",
+        "or",
+        "with",
+        "from",
+        "by",
+        "to",
+        "into",
+        "than",
+        "before",
+        "after",
+        "except",
+    ]
 )
 
 
@@ -174,6 +252,34 @@ class _Phrases:
 
 
 _CHANGE = _Phrases(CHANGE_CUES)
+
+
+def change_words(folded: str) -> tuple[str, ...]:
+    """Change words in a folded text ("switched to", "no longer", 改为)."""
+    return _CHANGE.find(folded)
+
+
+def negated_tokens(text: str) -> set[str]:
+    """Tokens a negation applies to in a text."""
+    return _negated_tokens(text)
+
+
+def values(text: str) -> dict[str, frozenset[str]]:
+    """Dates, URLs, quantities and e-mail addresses a text states."""
+    return _values(text)
+
+
+def poles(toks: set[str], raw: str, negated: frozenset[str]) -> frozenset[tuple[int, int]]:
+    """Antonym sides a text takes."""
+    return _poles(toks, raw, negated)
+
+
+def ANTONYM_LABEL(i: int) -> str:  # noqa: N802 - read like a table
+    """How an antonym pair is named in a cue."""
+    left, right = ANTONYMS[i]
+    return f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
+
+
 _SCOPE = _Phrases(SCOPE_CUES)
 _ZH_NEG_CHARS = frozenset("".join(ZH_NEGATIONS))
 
@@ -257,9 +363,18 @@ for _i, (_left, _right) in enumerate(ANTONYMS):
             _POLE_WORDS[tx.stem(_w) if _w.isascii() else _w].append((_i, _side))
 # scope words are compared with stemmed tokens, so they are stemmed the same way
 _SCOPE_GROUPS = tuple(frozenset(tx.stem(w) if w.isascii() else w for w in group) for group in SCOPE_WORDS)
-_SCOPE_SAME = {tx.stem(a): tx.stem(b) for a, b in (("written", "write"), ("writing", "write"), ("speaking", "speak"),
-                                                     ("reading", "read"), ("listening", "listen"), ("prod", "production"),
-                                                     ("aggregated", "aggregate"))}
+_SCOPE_SAME = {
+    tx.stem(a): tx.stem(b)
+    for a, b in (
+        ("written", "write"),
+        ("writing", "write"),
+        ("speaking", "speak"),
+        ("reading", "read"),
+        ("listening", "listen"),
+        ("prod", "production"),
+        ("aggregated", "aggregate"),
+    )
+}
 _SCOPE_ASCII = frozenset(w for group in _SCOPE_GROUPS for w in group if w.isascii())
 _SCOPE_CJK = frozenset(w for group in _SCOPE_GROUPS for w in group if not w.isascii())
 _CJK_POLES = [(w, where) for w, where in _POLE_WORDS.items() if not w.isascii()]
@@ -291,26 +406,42 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     subject = frozenset(tx.tokens(name_words + "\n" + description))
     main = frozenset(tx.tokens(description + "\n" + rule))
     return MemoryText(
-        key=key, title=title, description=description, rule=rule, how=how,
-        tokens=main | subject, subject=subject, main=main,
-        cjk=tx.has_cjk(description) or tx.has_cjk(rule), date=date,
+        key=key,
+        title=title,
+        description=description,
+        rule=rule,
+        how=how,
+        tokens=main | subject,
+        subject=subject,
+        main=main,
+        cjk=tx.has_cjk(description) or tx.has_cjk(rule),
+        date=date,
+        body=body,
     )
 
 
 class Weights:
-    """Inverse document frequency of tokens over the memories compared (the store), computed once."""
+    """Inverse document frequency of tokens over the memories compared (the store), computed once.
 
-    def __init__(self, docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> None:
+    A small store says little about which words are common, so its counts are blended with the background
+    table shipped with the package: the table stands in for `BACKGROUND_DOCS` minus the store's size, so a
+    store of 2 memories is weighted like one of 200, and from 200 memories on the store speaks for itself.
+    """
+
+    def __init__(self, docs: Sequence[MemoryText], background: Background | None = None) -> None:
         self.df: Counter[str] = Counter()
         for d in docs:
             self.df.update(d.tokens)
-        for extra in background:
-            self.df.update(extra)
-        self.n = len(docs) + len(background)
-        n, common = self.n, 0.4 * self.n
-        # rarer tokens weigh more; a token in most of the store (the user's own name, the project) weighs little
+        bg = load_background() if background is None else background
+        n_store = len(docs)
+        scale = max(0, BACKGROUND_DOCS - n_store) / bg.n if bg.n else 0.0
+        n = n_store + scale * bg.n
+        self.n = n
+        common = 0.4 * n_store
+        bg_df = bg.df
         self._idf: dict[str, float] = {
-            t: 0.1 if n >= 5 and df > common else math.log((n + 1) / (df + 0.5)) + 0.5 for t, df in self.df.items()
+            t: 0.1 if n_store >= 5 and df > common else math.log((n + 1) / (df + scale * bg_df.get(t, 0) + 0.5)) + 0.5
+            for t, df in self.df.items()
         }
         self._unseen = math.log((n + 1) / 0.5) + 0.5
         self._sums: dict[frozenset[str], float] = {}
@@ -332,6 +463,8 @@ class Weights:
 POSTINGS_CAP = 20
 """A token in more memories than this says nothing about which two belong together; it is not used to pair."""
 PARTNERS_PER_MEMORY = 12
+SMALL_STORE = 30
+"""Up to this many memories every pair sharing two tokens is judged."""
 CANDIDATE_MIN = 0.12
 """Shared weight (rare tokens only) over the smaller memory's weight below which a pair is not worth scoring."""
 
@@ -342,6 +475,11 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     Never all pairs: tokens in more than `POSTINGS_CAP` memories are skipped, and per memory only the
     partners with the most shared weight are kept, so the cost grows about linearly with the store.
     """
+    if len(docs) <= SMALL_STORE:
+        # a handful of memories costs nothing to compare in full; weak overlap is for the judgement to weigh
+        return {
+            (i, j) for i, j in combinations(range(len(docs)), 2) if len(docs[i].tokens & docs[j].tokens) >= MIN_SHARED
+        }
     limit = max_df or POSTINGS_CAP
     postings: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
@@ -392,17 +530,11 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     jaccard = ws / (wa + wb - ws)
     subj_shared = a.subject & b.subject
     subj = sum(weights.idf(t) for t in subj_shared) / min(weights.total(a.subject), weights.total(b.subject))
-    if a.cjk == b.cjk:
-        fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100
-    else:
-        fuzzy = 0.0
+    fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100 if a.cjk == b.cjk else 0.0
     related = 0.45 * overlap + 0.35 * jaccard * 2 + 0.2 * subj
     related = min(1.0, related)
-    if a.cjk == b.cjk:
-        related = max(related, 0.6 * related + 0.4 * fuzzy)
-    else:
-        # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
-        related = min(1.0, related * 1.35)
+    # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
+    related = max(related, 0.6 * related + 0.4 * fuzzy) if a.cjk == b.cjk else min(1.0, related * 1.35)
     top = sorted(shared, key=lambda t: (-weights.idf(t), t))[:6]
     cues: dict[str, str] = {}
     # negation asymmetry: a token negated on one side is asserted on the other
@@ -420,11 +552,11 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
         cues["same-prohibition"] = f"both rule out {what}"
     elif asym:
         best = min(asym, key=lambda t: (-weights.idf(t), t))
-        cues["negation"] = f"negation on \"{best}\" in {'the newer' if best in neg_b else 'the older'} memory only"
+        cues["negation"] = f'negation on "{best}" in {"the newer" if best in neg_b else "the older"} memory only'
     new_change = [c for c in b.change if c not in a.change]
     if new_change:
-        cues["change"] = f"the newer memory says \"{new_change[0].strip()}\""
-    for (i, side) in b.poles:
+        cues["change"] = f'the newer memory says "{new_change[0].strip()}"'
+    for i, side in b.poles:
         if (i, 1 - side) in a.poles and (i, side) not in a.poles:
             left, right = ANTONYMS[i]
             cues["antonym"] = f"opposite terms: {'/'.join(sorted(left)[:2])} vs {'/'.join(sorted(right)[:2])}"
@@ -444,7 +576,7 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
             break
     strong_scope = [c for c in b.scope if c in STRONG_SCOPE_CUES and c not in a.scope]
     if not scope and strong_scope:
-        scope = f"the newer memory narrows the rule (\"{strong_scope[0].strip()}\")"
+        scope = f'the newer memory narrows the rule ("{strong_scope[0].strip()}")'
     return PairScore(related=related, overlap=overlap, fuzzy=fuzzy, shared=tuple(top), cues=cues, scope=scope)
 
 
@@ -466,9 +598,9 @@ STRONG_DUPLICATE = 0.6
 """A negation alone is a weak cue (it is often aimed at another object), so it needs a closer pair."""
 
 
-def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
-    """Label a pair `contradiction`, `duplicate` or nothing; `b` should be the newer memory."""
-    s = score_pair(a, b, weights)
+def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Relation | None:
+    """The hand-written rules of the first engine; the learned model reads their verdict as one feature."""
+    s = s or score_pair(a, b, weights)
     if s.related < RELATED_MIN or len(a.tokens & b.tokens) < MIN_SHARED:
         return None
     cues = s.cues
@@ -483,7 +615,12 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
     if conflict and s.related >= CONFLICT_MIN and not (narrowed and "change" not in cues):
         cue_text = "; ".join(cues.values())
         return Relation(
-            "contradiction", a.key, b.key, s.related, cue_text, s.shared,
+            "contradiction",
+            a.key,
+            b.key,
+            s.related,
+            cue_text,
+            s.shared,
             f"both about {shared}; {cue_text}",
         )
     few_shared = len(a.tokens & b.tokens) < 3 and s.related < DUPLICATE_MIN + 0.15
@@ -508,8 +645,287 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
     return None
 
 
-def find_relations(docs: Sequence[MemoryText], background: Sequence[frozenset[str]] = ()) -> list[Relation]:
-    """Every contradiction and duplicate among the given memories, strongest first."""
+FEATURES = (
+    "related",
+    "subject",
+    "fuzzy",
+    "cover_min",
+    "cover_max",
+    "identical",
+    "aligned",
+    "claim_negation",
+    "claim_value",
+    "claim_change",
+    "claim_antonym",
+    "claim_conflict_strong",
+    "rules_contradiction",
+    "rules_duplicate",
+    "rules_contradiction_short",
+    "scope",
+    "same_prohibition",
+    "cross_language",
+    "plan_and_done",
+    "log_pair",
+    "claim_substitution",
+    "revision",
+    "subject_jaccard",
+    "same_name",
+    "claim_explicit",
+    "claim_explicit_short",
+)
+"""What the model reads about a pair (all between 0 and 1)."""
+FLAG_MIN = 0.5
+"""Probability of the label from which a pair is shown: chosen for precision on the real stores."""
+FLAG_MIN_SHORT = 0.45
+"""The same for two short memories: their claims are all the evidence there is, so the model's probability
+is better calibrated there than on long notes, where vocabulary shared by the project inflates it."""
+HOLD_MIN = 0.25
+"""Weaker candidates down to this probability are held back: counted, and shown on request."""
+SHORT_CLAIMS = 8
+JUDGE_MIN = 0.15
+"""Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
+below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
+CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution", "explicit", "setting")
+REVISION_MIN = 0.6
+STATED_CHANGE_RIGHT = 0.94
+"""Share of the training pairs with a stated change (`_stated_change`) that are contradictions: 15 of 15 on
+pairs-dev and pairs-dev2, with add-one smoothing (16/17)."""
+SETTING_SIMILARITY = 0.6
+"""Two memories stating another default for the same named setting count as a closely aligned claim pair."""
+"""Share of claims two memories state word for word from which one reads as a revision of the other."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the decision reads about a pair, with the claims it can quote."""
+
+    features: tuple[float, ...]
+    score: PairScore
+    comparison: Comparison
+    rules: Relation | None
+    short: bool = False
+    """Both memories hold few claims (`SHORT_CLAIMS`)."""
+    ko_ja: bool = False
+    """One of them is written in Korean or Japanese."""
+
+
+def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Evidence:
+    """Document-level scores, claim alignment and the first engine's verdict for a pair (`b` the newer)."""
+    s = s or score_pair(a, b, weights)
+    cmp = compare(a.claims, b.claims, weights.idf, weights.total)
+    found = setting_conflict(a.defaults, b.defaults) if a.defaults and b.defaults else None
+    if found is not None:
+        older_line, newer_line, detail = found
+        ca, cb = (Claim(t, frozenset(tx.tokens(t)), tx.fold(t)) for t in (older_line, newer_line))
+        cmp = replace(
+            cmp, conflict={**cmp.conflict, "setting": Aligned(ca, cb, SETTING_SIMILARITY, ("setting",), detail)}
+        )
+    rules = rule_label(a, b, weights, s)
+    subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
+    most = max(cmp.claims_older, cmp.claims_newer)
+    short = 1.0 if most <= SHORT_CLAIMS else 0.0
+    conflict = {c: cmp.conflict[c].similarity if c in cmp.conflict else 0.0 for c in CONFLICT_CUES}
+    # an explicit change away from what the other asserts, or another default for the same named setting
+    explicit = max(conflict["explicit"], conflict["setting"])
+    strong = max((al.similarity for al in cmp.conflict.values() if len(set(al.cues)) >= 2), default=0.0)
+    plan_a, done_a, log_a = a.kind_of_note
+    plan_b, done_b, log_b = b.kind_of_note
+    # one memory is a revision of the other: mostly the same claims, some dropped, rewritten or added
+    # (a sibling from the same template shares most sentences too, but it is about another subject)
+    subj_union = weights.total(a.subject | b.subject)
+    subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
+    same_name = bool(_name_key(a.title)) and _name_key(a.title) == _name_key(b.title)
+    # (two notes that merely share a generic name, "user_role" from two projects, share little else)
+    revision = (
+        1.0
+        if (cmp.dropped or cmp.added)
+        and ((same_name and s.related >= 0.3) or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6))
+        else 0.0
+    )
+    rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
+    x = (
+        min(1.0, s.related),
+        min(1.0, subj),
+        s.fuzzy,
+        min(cmp.cover_older, cmp.cover_newer),
+        max(cmp.cover_older, cmp.cover_newer),
+        cmp.identical,
+        cmp.best.similarity if cmp.best else 0.0,
+        conflict["negation"],
+        conflict["value"],
+        conflict["change"],
+        conflict["antonym"],
+        strong,
+        rules_c,
+        1.0 if rules is not None and rules.kind == "duplicate" else 0.0,
+        rules_c * short,
+        1.0 if s.scope else 0.0,
+        1.0 if "same-prohibition" in s.cues else 0.0,
+        1.0 if a.cjk != b.cjk else 0.0,
+        1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
+        1.0 if log_a or log_b else 0.0,
+        conflict["substitution"],
+        revision,
+        min(1.0, subj_jaccard),
+        1.0 if same_name else 0.0,
+        explicit,
+        explicit * short,
+    )
+    return Evidence(
+        features=x,
+        score=s,
+        comparison=cmp,
+        rules=rules,
+        short=bool(short),
+        ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
+    )
+
+
+_COPY_WORDS = re.compile(r"\b(?:old|copy|backup|bak|prev|previous|orig|original)\b")
+
+
+def _name_key(title: str) -> str:
+    """A memory's name without separators and copy markers: `old_debugging` and `debugging` are one memory."""
+    return re.sub(r"[\s_\-.]+", "", _COPY_WORDS.sub(" ", re.sub(r"[_\-.]+", " ", title.lower())))
+
+
+def _stated_change(ev: Evidence) -> bool:
+    """A short memory says it moved away from what the other asserts, or two memories state another default
+    for the same named setting: the strongest evidence of a contradiction there is."""
+    if "setting" in ev.comparison.conflict:
+        return True
+    return ev.short and "explicit" in ev.comparison.conflict
+
+
+def conflict_setting(ev: Evidence) -> float:
+    """Similarity of the aligned claims stating another default for the same named setting (0 when none)."""
+    al = ev.comparison.conflict.get("setting")
+    return al.similarity if al else 0.0
+
+
+def allowed_labels(ev: Evidence) -> set[str]:
+    """The labels the evidence can carry at all, whatever the model says.
+
+    A contradiction needs an aligned pair of conflicting claims (or, for two short memories, the first
+    engine's cue); a duplicate needs the memories to cover each other. Logs and session notes are never
+    duplicates of each other, and they conflict only through closely aligned claims.
+    """
+    f = dict(zip(FEATURES, ev.features, strict=True))
+    out: set[str] = set()
+    # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
+    # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
+    claim_conflict = max(
+        f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"], f["claim_explicit"]
+    )
+    if f["log_pair"]:
+        # a log narrates: a later entry "migrated to" or on another date is the story going on; only a
+        # revision or a closely aligned claim turned around conflicts
+        if max(f["claim_negation"], f["claim_antonym"], f["revision"], conflict_setting(ev)) >= 0.5:
+            out.add("contradiction")
+        return out
+    if ev.ko_ja:
+        # Korean and Japanese meet on whole words and kanji only: only claim-level evidence counts
+        if claim_conflict >= 0.5:
+            out.add("contradiction")
+        if f["cover_min"] >= 0.6:
+            out.add("duplicate")
+        return out
+    if ev.short:
+        # two short memories are little more than their claims: the model reads them whole
+        return {"contradiction", "duplicate"}
+    if claim_conflict > 0:
+        out.add("contradiction")
+    # two long notes are duplicates only when they are about the same subject: siblings written from one
+    # template cover each other sentence by sentence but each is about its own stage, module or incident
+    if f["cover_min"] >= 0.35 and (f["same_name"] or f["subject_jaccard"] >= 0.5):
+        out.add("duplicate")
+    return out
+
+
+def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
+    """(older claim, newer claim, cue) the label rests on."""
+    cmp = ev.comparison
+    if kind == "contradiction" and cmp.conflict:
+        al = (
+            cmp.conflict.get("setting")
+            or cmp.conflict.get("explicit")
+            or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
+        )
+        return al.older.text, al.newer.text, al.detail
+    revision = ev.features[FEATURES.index("revision")]
+    if kind == "contradiction" and revision and cmp.dropped_claim is not None and cmp.added_claim is not None:
+        return cmp.dropped_claim.text, cmp.added_claim.text, "the newer memory rewrites this claim"
+    if kind == "contradiction" and cmp.best is not None:
+        return cmp.best.older.text, cmp.best.newer.text, "; ".join(ev.score.cues.values())
+    if kind == "contradiction":
+        return "", "", "; ".join(ev.score.cues.values())
+    if cmp.best is not None:
+        return cmp.best.older.text, cmp.best.newer.text, "same content"
+    return "", "", "same content"
+
+
+def _cut(text: str, limit: int = 160) -> str:
+    return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
+
+
+def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None = None) -> Relation | None:
+    """Label a pair `contradiction` or `duplicate` with the calibrated probability that the label is right.
+
+    `b` should be the newer memory. Returns None below `HOLD_MIN`; between `HOLD_MIN` and `FLAG_MIN` the
+    relation is returned with `held_back` set.
+    """
+    if a.superseded or b.superseded:
+        return None
+    model = model or load_model()
+    if model is None:
+        return rule_label(a, b, weights)
+    s = score_pair(a, b, weights)
+    if s.related < JUDGE_MIN:
+        return None
+    ev = evidence(a, b, weights, s)
+    allowed = allowed_labels(ev)
+    if not allowed:
+        return None
+    probs = model.probabilities(ev.features)
+    kind = max(allowed, key=lambda k: (probs[k], k))
+    p = probs[kind]
+    if "contradiction" in allowed and _stated_change(ev):
+        # an explicit change statement is rare and the model, fitted mostly on pairs without one, would let
+        # the rest of the evidence drown it; how often it was right on the training pairs is its probability
+        kind, p = "contradiction", max(probs["contradiction"], STATED_CHANGE_RIGHT)
+    if p < HOLD_MIN:
+        return None
+    older_claim, newer_claim, cue = _quote(ev, kind)
+    shared = ", ".join(ev.score.shared[:4])
+    if kind == "contradiction":
+        explanation = (
+            f'{cue}: "{_cut(older_claim)}" vs "{_cut(newer_claim)}"' if older_claim else f"both about {shared}; {cue}"
+        )
+    else:
+        explanation = f'both say: "{_cut(newer_claim)}"' if newer_claim else f"both say: {shared}"
+    return Relation(
+        kind,
+        a.key,
+        b.key,
+        p,
+        cue or "same content",
+        ev.score.shared,
+        explanation,
+        older_claim=older_claim,
+        newer_claim=newer_claim,
+        held_back=p < (FLAG_MIN_SHORT if ev.short else FLAG_MIN),
+    )
+
+
+def _moves_away(a: MemoryText, b: MemoryText) -> bool:
+    """`a` states an explicit change away from something `b` asserts, and not the other way round."""
+    a_left = changed_from(a.description + " . " + a.rule)
+    b_left = changed_from(b.description + " . " + b.rule)
+    return bool(a_left & b.tokens) and not (b_left & a.tokens)
+
+
+def find_relations(docs: Sequence[MemoryText], background: Background | None = None) -> list[Relation]:
+    """Every contradiction and duplicate among the given memories, strongest first (held-back ones included)."""
     weights = Weights(docs, background)
     out: list[Relation] = []
     for i, j in candidate_pairs(docs, weights):
@@ -518,6 +934,8 @@ def find_relations(docs: Sequence[MemoryText], background: Sequence[frozenset[st
             continue
         if (a.date, a.key) > (b.date, b.key):
             a, b = b, a
+        if a.date == b.date and _moves_away(a, b):
+            a, b = b, a  # same day (or no dates): the memory that says it changed something is the newer
         rel = classify(a, b, weights)
         if rel is not None:
             out.append(rel)

@@ -11,6 +11,7 @@ from functools import lru_cache
 from memtui.analysis.lexicon import GLOSSARY, STOPWORDS, ZH_STOP_CHARS
 
 _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
+_KO_JA = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[._/@:-][a-z0-9+#]+)*")
 _LABEL = re.compile(r"\*\*\s*(?:why|how to apply|rule)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^)]*\)|\[")
@@ -32,7 +33,7 @@ def strip_markdown(text: str) -> str:
 
 def sections(body: str) -> tuple[str, str, str]:
     """Split a body into (rule, why, how-to-apply) by its bold labels; missing parts are empty."""
-    parts = {"rule": [], "why": [], "how to apply": []}
+    parts: dict[str, list[str]] = {"rule": [], "why": [], "how to apply": []}
     current = "rule"
     pos = 0
     for match in _SECTION.finditer(body):
@@ -49,7 +50,13 @@ def stem(word: str) -> str:
     if len(word) <= 3 or not word.isalpha():
         return word
     for suffix, repl, min_len in (
-        ("ies", "y", 5), ("sses", "ss", 5), ("ing", "", 6), ("ed", "", 5), ("es", "", 5), ("s", "", 4), ("ly", "", 6)
+        ("ies", "y", 5),
+        ("sses", "ss", 5),
+        ("ing", "", 6),
+        ("ed", "", 5),
+        ("es", "", 5),
+        ("s", "", 4),
+        ("ly", "", 6),
     ):
         if suffix == "es" and not word.endswith(("ses", "xes", "zes", "ches", "shes")):
             continue
@@ -61,8 +68,88 @@ def stem(word: str) -> str:
     return word
 
 
+_HANGUL = re.compile(r"[\uac00-\ud7af]")
+_KANA_SPLIT = re.compile(r"([\u3040-\u309f]+|[\u30a0-\u30ff]+)")
+
+
+def _ko_ja_tokens(run: str) -> list[str]:
+    """Korean words whole (no bigrams: they would pair every two notes sharing a particle) and Japanese split
+    into katakana words and kanji bigrams, hiragana (mostly grammar) dropped."""
+    if _HANGUL.search(run):
+        return [run] if len(run) >= 2 else []
+    out: list[str] = []
+    for piece in _KANA_SPLIT.split(run):
+        if not piece or "\u3040" <= piece[0] <= "\u309f":
+            continue
+        if "\u30a0" <= piece[0] <= "\u30ff":
+            if len(piece) >= 2:
+                out.append(piece)
+        else:
+            out.extend(piece[i : i + 2] for i in range(len(piece) - 1))
+    return out
+
+
+@lru_cache(maxsize=1)
+def _segmenter() -> object | None:
+    """The CC-CEDICT segmenter (lindera), loaded on the first Chinese text; None when it is not installed."""
+    try:
+        import lindera
+
+        tokenizer: object = lindera.Tokenizer(lindera.load_dictionary("embedded://cc-cedict"), mode="normal")
+        return tokenizer
+    except Exception:  # noqa: BLE001 - any failure to load means: fall back to the glossary
+        return None
+
+
+_SENSE_NOISE = re.compile(
+    r"\([^)]*\)?|\bCL:.*|\b(?:lit|fig|abbr|sb|sth|used|variant|old|see|also|surname)\b\.?.*|\.\.\."
+)
+GLOSS_SENSES = 3
+"""Senses of a dictionary entry that give English concepts (the first ones are the common ones)."""
+
+
+@lru_cache(maxsize=65536)
+def gloss(word: str, senses: str) -> tuple[str, ...]:
+    """English concept tokens of a dictionary word: the content words of its first senses."""
+    out: list[str] = []
+    for sense in senses.strip("/").split("/")[:GLOSS_SENSES]:
+        sense = _SENSE_NOISE.sub(" ", sense.lower())
+        words = [w for w in _WORD.findall(sense) if w != "to"]
+        if 0 < len(words) <= 3:
+            for w in words:
+                token = _word_token(w)
+                if token is not None and token not in out:
+                    out.append(token)
+    return tuple(out[:4])
+
+
+@lru_cache(maxsize=16384)
+def _dictionary_tokens(run: str) -> tuple[str, ...] | None:
+    seg = _segmenter()
+    if seg is None:
+        return None
+    out: list[str] = []
+    for tok in seg.tokenize(run):  # type: ignore[attr-defined]
+        word = tok.surface
+        details = tok.details
+        if len(word) >= 2:
+            out.append(word)
+        elif word in ZH_STOP_CHARS:
+            continue
+        if len(details) > 7 and details[7] != "*":
+            out.extend(gloss(word, details[7]))
+    return tuple(out)
+
+
 def cjk_tokens(run: str) -> list[str]:
-    """Bigrams of a CJK run, split at function characters, plus glossary concepts found in it."""
+    """Tokens of a CJK run: dictionary words and their English concepts (CC-CEDICT: 数据库 → "database"), so
+    Chinese and English memories meet on shared concepts. Without the dictionary installed, character bigrams
+    and the hand glossary stand in. Korean and Japanese are handled apart (`_ko_ja_tokens`)."""
+    if _KO_JA.search(run):
+        return _ko_ja_tokens(run)
+    words = _dictionary_tokens(run)
+    if words is not None:
+        return list(words)
     tokens: list[str] = []
     for term, concepts in GLOSSARY.items():
         if term in run:
@@ -96,6 +183,11 @@ def tokens(text: str) -> list[str]:
         if token is not None:
             out.append(token)
     return out
+
+
+def is_ko_ja(text: str) -> bool:
+    """Whether a text holds Korean or Japanese (kana, hangul): compared more cautiously than Chinese."""
+    return bool(_KO_JA.search(text))
 
 
 def has_cjk(text: str) -> bool:

@@ -134,6 +134,8 @@ class Finding:
     cue: str = ""
     """Short label of what triggered it (the negation, the changed value, the pattern)."""
     details: dict[str, Any] = field(default_factory=dict, hash=False, compare=False)
+    held_back: bool = False
+    """A contradiction/duplicate candidate below the precision threshold (`Report.held_back`), not shown by default."""
 
     def to_json(self) -> dict[str, Any]:
         """The JSON shape of `memtui check --json`."""
@@ -147,6 +149,8 @@ class Finding:
         }
         if self.cue:
             out["cue"] = self.cue
+        if self.held_back:
+            out["held_back"] = True
         if self.details:
             out["details"] = {k: (v.isoformat() if isinstance(v, dt.date) else v) for k, v in self.details.items()}
         return out

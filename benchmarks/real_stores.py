@@ -1,0 +1,152 @@
+"""Judgement on the 12 real stores of ../shared/corpus/real-stores: flags per 25 memories and real revocations.
+
+Usage: python benchmarks/real_stores.py [--pairs] [--store NAME] [--revocations-only] [--misses]
+
+- For every store, `memtui check` runs on the store as copied (HEAD); the pair findings are counted per 25
+  live memories, and with `--pairs` every flagged pair is printed with the two claims it rests on, for a
+  person to judge. The stores carry no labels: the count of false pairs comes from reading that output.
+- For every revocation of revocations.jsonl, the file as it was before the commit is put back beside the
+  file as it was after it (both full texts, from the store's history.jsonl), alone in a store, and `check`
+  runs: a revocation is *flagged* when the pair is found and *labelled* when it is called a contradiction.
+The figures of the engine before issue 9 are printed beside today's (they were measured with this script).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import sys
+import tempfile
+from collections import Counter
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memtui.analysis.check import check_store  # noqa: E402
+from memtui.core.store import load_store  # noqa: E402
+
+STORES = ROOT.parent / "shared" / "corpus" / "real-stores"
+PAIR_KINDS = ("contradiction", "duplicate")
+TODAY = dt.date(2026, 11, 30)
+BEFORE_ISSUE_9 = {"pairs": 145, "per_25": 7.05, "revocations_flagged": "81/92", "labelled_contradiction": "12/92"}
+
+
+def _pairs(report) -> list:
+    return [f for f in report.findings if f.kind in PAIR_KINDS]
+
+
+def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter]:
+    """Check every real store; print its flags per 25 memories (and the pairs). Returns totals."""
+    total_pairs = total_memories = 0
+    kinds: Counter = Counter()
+    for folder in sorted(p for p in STORES.iterdir() if (p / "store").is_dir()):
+        if only and only not in folder.name:
+            continue
+        report = check_store(load_store(folder / "store"), TODAY)
+        live = [m for m in report.store.memories if m.is_active and not m.is_malformed]
+        pairs = _pairs(report)
+        held = len(getattr(report, "held_back", ()))
+        other = Counter(f.kind for f in report.findings if f.kind in ("superseded-loaded",))
+        if show_pairs:
+            for f in report.findings:
+                if f.kind == "superseded-loaded":
+                    print(f"    superseded-loaded {f.paths[0]} [{f.cue}]")
+        kinds.update(f.kind for f in pairs)
+        total_pairs += len(pairs)
+        total_memories += len(live)
+        per25 = 25 * len(pairs) / max(1, len(live))
+        print(
+            f"{folder.name:38} {len(live):4} memories  {len(pairs):3} pairs  {per25:4.1f}/25  held back {held:3}"
+            f"  superseded-loaded {other['superseded-loaded']}"
+        )
+        if show_pairs:
+            for f in [*pairs, *getattr(report, "held_back", ())]:
+                d = f.details
+                held = "held back " if getattr(f, "held_back", False) else ""
+                print(f"    {held}{f.kind:13} {f.score:.2f} {f.paths[0]} <-> {f.paths[1]}  [{f.cue}]")
+                for side in ("older_claim", "newer_claim"):
+                    if d.get(side):
+                        print(f"        {side[:5]}: {d[side][:220]!r}")
+    return total_pairs, total_memories, kinds
+
+
+def _history(folder: Path) -> list[dict]:
+    return [json.loads(line) for line in (folder / "history.jsonl").read_text(encoding="utf-8").splitlines() if line]
+
+
+def _texts(rev: dict, history: list[dict]) -> tuple[str, str] | None:
+    """The whole file before the revoking commit and after it (the newer may be another file)."""
+    before = after = None
+    for h in history:
+        if h["commit"] != rev["commit"]:
+            continue
+        if h["path"] == rev["path_after"] and h.get("after"):
+            after = h["after"]
+            if rev["path_before"] in (rev["path_after"], h.get("old_path")) and h.get("before"):
+                before = h["before"]
+        if before is None and h["path"] == rev["path_before"] and h.get("before"):
+            before = h["before"]
+    if before is None or after is None:
+        return None
+    return before, after
+
+
+def revocation_figures(show_misses: bool) -> tuple[int, int, int]:
+    """Each revocation alone in a store: (usable, flagged, labelled contradiction)."""
+    rows = [
+        json.loads(line) for line in (STORES / "revocations.jsonl").read_text(encoding="utf-8").splitlines() if line
+    ]
+    histories: dict[str, list[dict]] = {}
+    usable = flagged = labelled = 0
+    for n, rev in enumerate(rows):
+        folder = STORES / rev["repo"].replace("/", "__")
+        history = histories.setdefault(rev["repo"], _history(folder))
+        texts = _texts(rev, history)
+        if texts is None:
+            continue
+        usable += 1
+        with tempfile.TemporaryDirectory() as tmp:
+            store = Path(tmp) / "memory"
+            store.mkdir()
+            old_name, new_name = "old_" + Path(rev["path_before"]).name, Path(rev["path_after"]).name
+            (store / old_name).write_text(texts[0], encoding="utf-8")
+            (store / new_name).write_text(texts[1], encoding="utf-8")
+            when = dt.datetime.fromisoformat(rev["date"]).timestamp()
+            os.utime(store / old_name, (when - 86400 * 30, when - 86400 * 30))
+            os.utime(store / new_name, (when, when))
+            (store / "MEMORY.md").write_text(
+                f"- [old]({old_name}) — old\n- [new]({new_name}) — new\n", encoding="utf-8"
+            )
+            report = check_store(load_store(store), TODAY)
+            pairs = _pairs(report)
+            kinds = {f.kind for f in pairs}
+            flagged += bool(pairs)
+            labelled += "contradiction" in kinds
+            if show_misses and "contradiction" not in kinds:
+                print(f"  #{n} {rev['repo']} {rev['kind']} {sorted(kinds) or 'not flagged'}: {rev['note'][:150]}")
+    return usable, flagged, labelled
+
+
+def main() -> int:
+    if not STORES.exists():
+        print("../shared/corpus/real-stores is not here; nothing to measure")
+        return 0
+    args = sys.argv[1:]
+    only = args[args.index("--store") + 1] if "--store" in args else None
+    result: dict[str, object] = {}
+    if "--revocations-only" not in args:
+        pairs, memories, kinds = store_figures("--pairs" in args, only)
+        result.update(pairs=pairs, memories=memories, per_25=round(25 * pairs / max(1, memories), 2), kinds=dict(kinds))
+    if not only:
+        usable, flagged, labelled = revocation_figures("--misses" in args)
+        result.update(
+            revocations=usable, revocations_flagged=f"{flagged}/{usable}", labelled_contradiction=f"{labelled}/{usable}"
+        )
+    print(json.dumps({"now": result, "before_issue_9": BEFORE_ISSUE_9}, indent=2))
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

@@ -1,0 +1,160 @@
+"""Train the judgement model and build the background table, deterministically.
+
+Usage: python scripts/train_judgement.py [--check] [--shared PATH]
+
+Reads ../shared/corpus/pairs-dev and pairs-dev2 (labelled pairs) and the real revocations of
+../shared/corpus/real-stores (each one a contradiction: the file before the commit against the file after it),
+judges every pair alone in its own store, as `memtui check` would, and fits `memtui.analysis.model.fit`.
+Writes memtui/analysis/data/background.json and judgement.json; `--check` only compares with the shipped
+files and exits 1 when they differ. Same data, same bytes.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from memtui.analysis import background as bgmod  # noqa: E402
+from memtui.analysis.model import DATA, Model, fit  # noqa: E402
+from memtui.analysis.relations import FEATURES, MemoryText, Weights, evidence, prepare  # noqa: E402
+from memtui.core.frontmatter import FrontMatterError, parse  # noqa: E402
+
+SHARED = ROOT.parent / "shared" / "corpus"
+LABEL = {"contradiction": "contradiction", "duplicate": "duplicate", "compatible": "none", "unrelated": "none"}
+
+
+@dataclass(frozen=True)
+class Example:
+    """One labelled pair: older memory, newer memory, label (`none` for compatible and unrelated)."""
+
+    id: str
+    older: MemoryText
+    newer: MemoryText
+    label: str
+    lang: str
+    gold: str
+    store: str = ""
+    """For a revocation, the repository it comes from."""
+
+
+def _mem(key: str, m: dict) -> MemoryText:
+    return prepare(key, m.get("name", key), m.get("description", ""), m.get("body", ""), str(m.get("updated", "")))
+
+
+def load_pairs(path: Path) -> list[Example]:
+    """The labelled pairs of a pairs.jsonl file."""
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        Example(
+            r["id"], _mem(r["id"] + "a", r["a"]), _mem(r["id"] + "b", r["b"]), LABEL[r["label"]], r["lang"], r["label"]
+        )
+        for r in rows
+    ]
+
+
+def _from_file(key: str, text: str, date: str) -> MemoryText:
+    try:
+        fm = parse(text)
+        data, body = fm.data, text[fm.block_end :]
+    except FrontMatterError:
+        data, body = {}, text
+    meta = data.get("metadata") if isinstance(data.get("metadata"), dict) else {}
+    name = str(data.get("name") or meta.get("name") or Path(key).stem)
+    return prepare(key, name, str(data.get("description") or ""), body, date)
+
+
+def revocation_texts(rev: dict, history: Sequence[dict]) -> tuple[str, str] | None:
+    """The whole file before the revoking commit and after it (the newer may be another file)."""
+    before = after = None
+    for h in history:
+        if h["commit"] != rev["commit"]:
+            continue
+        if h["path"] == rev["path_after"] and h.get("after"):
+            after = h["after"]
+            if rev["path_before"] in (rev["path_after"], h.get("old_path")) and h.get("before"):
+                before = h["before"]
+        if before is None and h["path"] == rev["path_before"] and h.get("before"):
+            before = h["before"]
+    return None if before is None or after is None else (before, after)
+
+
+def load_revocations(stores: Path) -> list[Example]:
+    """The real revocations as contradiction pairs (older file text, newer file text)."""
+    path = stores / "revocations.jsonl"
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    histories: dict[str, list[dict]] = {}
+    out = []
+    for n, rev in enumerate(rows):
+        folder = stores / rev["repo"].replace("/", "__")
+        if rev["repo"] not in histories:
+            lines = (folder / "history.jsonl").read_text(encoding="utf-8").splitlines()
+            histories[rev["repo"]] = [json.loads(line) for line in lines if line.strip()]
+        texts = revocation_texts(rev, histories[rev["repo"]])
+        if texts is None:
+            continue
+        date = rev["date"][:10]
+        older = _from_file("old_" + Path(rev["path_before"]).name, texts[0], "0000-" + date)
+        newer = _from_file(Path(rev["path_after"]).name, texts[1], date)
+        out.append(Example(f"r{n:03d}", older, newer, "contradiction", "real", "contradiction", rev["repo"]))
+    return out
+
+
+def background_of(examples: Iterable[Example]) -> bgmod.Background:
+    """The background table of the memories of some pairs."""
+    return bgmod.build(m.tokens for e in examples for m in (e.older, e.newer))
+
+
+def features(examples: Sequence[Example], bg: bgmod.Background) -> list[tuple[float, ...]]:
+    """Each pair judged alone in its own store, the background standing in for the rest."""
+    return [evidence(e.older, e.newer, Weights([e.older, e.newer], bg)).features for e in examples]
+
+
+def train(examples: Sequence[Example], bg: bgmod.Background) -> Model:
+    """The model fitted on some pairs."""
+    return fit(features(examples, bg), [e.label for e in examples], FEATURES)
+
+
+def training_sets(shared: Path) -> tuple[list[Example], list[Example], list[Example]]:
+    """(pairs-dev, pairs-dev2, revocations)."""
+    return (
+        load_pairs(shared / "pairs-dev" / "pairs.jsonl"),
+        load_pairs(shared / "pairs-dev2" / "pairs.jsonl"),
+        load_revocations(shared / "real-stores"),
+    )
+
+
+def build_all(shared: Path) -> tuple[str, str]:
+    """(background.json, judgement.json) as they ship."""
+    dev, dev2, revs = training_sets(shared)
+    bg = background_of(dev + dev2)
+    model = train(dev + dev2 + revs, bg)
+    return bgmod.to_json(bg), model.to_json()
+
+
+def main() -> int:
+    args = sys.argv[1:]
+    shared = Path(args[args.index("--shared") + 1]) if "--shared" in args else SHARED
+    if not (shared / "pairs-dev").exists():
+        print(f"no training data at {shared}")
+        return 2
+    bg_json, model_json = build_all(shared)
+    targets = {DATA / "background.json": bg_json, DATA / "judgement.json": model_json}
+    if "--check" in args:
+        stale = [p.name for p, text in targets.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
+        print("shipped files differ: " + ", ".join(stale) if stale else "shipped files reproduced exactly")
+        return 1 if stale else 0
+    DATA.mkdir(parents=True, exist_ok=True)
+    for p, text in targets.items():
+        p.write_text(text, encoding="utf-8")
+        print(f"wrote {p.relative_to(ROOT)} ({len(text)} bytes)")
+    return 0
+
+
+if __name__ == "__main__":
+    raise SystemExit(main())

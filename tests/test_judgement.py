@@ -1,0 +1,308 @@
+"""Issue 9: claims instead of documents, the learned model, held-back candidates, superseded notes, small stores."""
+
+from __future__ import annotations
+
+import datetime as dt
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import memory
+
+from memtui.analysis.background import load_background
+from memtui.analysis.check import check_store
+from memtui.analysis.claims import changed_from, split_claims
+from memtui.analysis.model import CLASSES, load_model
+from memtui.analysis.relations import FEATURES, Weights, classify, prepare
+from memtui.core.store import load_store
+
+ROOT = Path(__file__).resolve().parents[1]
+SHARED = ROOT.parent / "shared" / "corpus"
+TODAY = dt.date(2026, 11, 30)
+
+LONG_NOTE = """## Status
+The ladle furnace stage is built and wired into the pipeline.
+
+- Slag basicity uses the optical basicity model; see plan §7.
+- Suite 425 green (+2 env-skips).
+- Temperature loss per minute is fitted from plant data.
+
+| stage | state |
+|---|---|
+| ladle | built |
+
+```python
+print("not a claim")
+```
+
+The next slice adds desulphurisation. It reuses the same
+slag model, which was validated against the plant
+heats of 2026-05.
+"""
+
+
+def _pair_findings(report) -> list:  # type: ignore[no-untyped-def]
+    return [f for f in report.findings if f.kind in ("contradiction", "duplicate")]
+
+
+def test_a_memory_splits_into_claims_bullets_rows_and_wrapped_sentences() -> None:
+    claims = [c.text for c in split_claims("Ladle furnace stage notes", LONG_NOTE)]
+    assert claims[0] == "Ladle furnace stage notes"
+    assert "Suite 425 green (+2 env-skips)." in claims
+    assert "ladle ; built" in claims
+    assert not any("not a claim" in c for c in claims)
+    # a sentence that wraps over three lines stays one claim
+    assert any(c.startswith("It reuses the same slag model") and c.endswith("heats of 2026-05.") for c in claims)
+
+
+def test_the_shipped_model_and_background_load_and_give_probabilities() -> None:
+    model = load_model()
+    assert model is not None and model.features == FEATURES
+    probs = model.probabilities([0.0] * len(FEATURES))
+    assert set(probs) == set(CLASSES) and abs(sum(probs.values()) - 1) < 1e-9
+    assert load_background().n > 500
+
+
+def test_a_pair_alone_in_a_two_memory_store_is_judged_and_quotes_both_claims(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(
+        {
+            "feedback_lockfile.md": memory(
+                "feedback_lockfile",
+                description="Front end installs packages with npm",
+                body="Install front end packages with npm; the lockfile is package-lock.json.\n\n"
+                "**Why:** the CI cache keys on it.",
+                updated="2026-01-01",
+            ),
+            "feedback_bun.md": memory(
+                "feedback_bun",
+                description="Front end switched to bun, no longer npm",
+                body="The front end switched to bun for installing packages; no longer use npm.\n\n"
+                "**Why:** installs take seconds.",
+                updated="2026-06-01",
+            ),
+        }
+    )
+    report = check_store(load_store(store), TODAY)
+    [pair] = _pair_findings(report)
+    assert pair.kind == "contradiction" and pair.paths == ("feedback_lockfile.md", "feedback_bun.md")
+    assert pair.details["older_claim"] and pair.details["newer_claim"]
+    assert pair.details["newer_claim"] in pair.message and pair.details["older_claim"] in pair.message
+    assert 0.5 <= (pair.score or 0) <= 1 and not pair.held_back
+
+
+NPM = """---
+name: feedback_use_npm
+description: Install front-end packages with npm
+type: feedback
+---
+Front end installs dependencies with npm; the lockfile is package-lock.json.
+"""
+BUN = """---
+name: feedback_use_bun
+description: Front end switched from npm to bun
+type: feedback
+---
+The front end switched to bun: install dependencies with bun, no longer npm. The lockfile is now bun.lockb.
+"""
+
+
+def test_an_explicit_change_away_from_the_other_memorys_subject_is_a_shown_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    # no dates in either file: the one that says it switched is the newer, whatever the names sort to
+    report = check_store(load_store(make_store({"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})), TODAY)
+    [pair] = _pair_findings(report)
+    assert pair.kind == "contradiction" and not pair.held_back and (pair.score or 0) >= 0.5
+    assert pair.paths == ("feedback_use_npm.md", "feedback_use_bun.md")
+    assert "npm" in pair.details["older_claim"] and "no longer npm" in pair.details["newer_claim"]
+    assert report.held_back == ()
+
+
+def test_change_statements_name_what_they_move_away_from() -> None:
+    assert changed_from("Front end switched from npm to bun") == {"npm"}
+    assert changed_from("install with bun, no longer npm.") == {"npm"}
+    assert changed_from("数据库从 MySQL 改为 PostgreSQL") == {"mysql"}
+    assert changed_from("The log level changed from INFO to WARN") == {"info"}
+    assert changed_from("Install front-end packages with npm") == frozenset()
+
+
+def test_two_logs_stating_another_default_for_the_same_setting_are_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    filler = "".join(f"- 修复了第 {n} 个页面的样式问题，测试全部通过。\n" for n in range(30))
+    store = make_store(
+        {
+            "bug_fixes_and_context_2026-05-13.md": memory(
+                "bug_fixes_and_context_2026-05-13",
+                "project",
+                description="5 月 13 日修复记录",
+                updated="2026-05-13",
+                body=filler
+                + "- `DAILY_REPORT_INCLUDE_RECOMMENDATIONS` 控制日报是否扫描推荐股，默认 `false`，避免推送过慢。\n"
+                "- 如确实需要可设置 `DAILY_REPORT_INCLUDE_RECOMMENDATIONS=true`。\n",
+            ),
+            "bug_fixes_and_context_2026-05-17.md": memory(
+                "bug_fixes_and_context_2026-05-17",
+                "project",
+                description="5 月 17 日修复记录",
+                updated="2026-05-17",
+                body="- 按用户要求将 `DAILY_REPORT_INCLUDE_RECOMMENDATIONS` 默认改为 `true`，日报默认扫描全市场推荐股。\n"
+                + filler.replace("页面", "接口"),
+            ),
+        }
+    )
+    [pair] = _pair_findings(check_store(load_store(store), TODAY))
+    assert pair.kind == "contradiction" and not pair.held_back
+    assert "false" in pair.details["older_claim"] and "默认改为 `true`" in pair.details["newer_claim"]
+    assert "daily_report_include_recommendations" in pair.cue
+
+
+def test_a_revised_note_put_back_beside_its_revision_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    old = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+D.\n")
+    new = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+X.\n")
+    store = make_store(
+        {
+            "ladle_old.md": memory(
+                "ladle", "project", description="Ladle furnace stage", body=old, updated="2026-05-01"
+            ),
+            "ladle.md": memory("ladle", "project", description="Ladle furnace stage", body=new, updated="2026-06-01"),
+        }
+    )
+    [pair] = _pair_findings(check_store(load_store(store), TODAY))
+    assert pair.kind == "contradiction" and pair.paths == ("ladle_old.md", "ladle.md")
+    assert "Ctrl+D" in pair.details["older_claim"] and "Ctrl+X" in pair.details["newer_claim"]
+
+
+def test_sibling_notes_from_one_template_with_churned_counts_are_not_pairs(make_store) -> None:  # type: ignore[no-untyped-def]
+    files = {}
+    for n, (stage, count) in enumerate((("ladle", 425), ("refining", 447), ("casting", 480))):
+        body = LONG_NOTE.replace("ladle", stage).replace("425", str(count))
+        files[f"{stage}_built.md"] = memory(
+            f"{stage}_built", "project", description=f"{stage} stage built", body=body, updated=f"2026-0{n + 4}-01"
+        )
+    report = check_store(load_store(make_store(files)), TODAY)
+    assert _pair_findings(report) == []
+
+
+def test_two_notes_that_only_share_a_generic_name_are_not_a_revision(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(
+        {
+            "user_role.md": memory(
+                "user_role",
+                "user",
+                updated="2026-01-01",
+                description="User is a data engineer",
+                body="User is a data engineer who writes Python and SQL pipelines for the finance team.",
+            ),
+            "real_user_role.md": memory(
+                "user_role",
+                "user",
+                updated="2026-05-01",
+                description="User runs a bakery",
+                body="User runs a small bakery and asks for help with the shop's website copy.",
+            ),
+        }
+    )
+    assert _pair_findings(check_store(load_store(store), TODAY)) == []
+
+
+def test_a_note_that_says_it_is_superseded_is_its_own_finding_not_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(
+        {
+            "player_cube.md": memory(
+                "player_cube",
+                "project",
+                updated="2026-03-01",
+                description="HISTORICAL — the cube placeholder was replaced by the Tommy model",
+                body="The player is temporarily a cube; swap for the real model later. See [[player_model]].",
+            ),
+            "player_model.md": memory(
+                "player_model",
+                "project",
+                updated="2026-06-01",
+                description="The player is the Tommy model, no longer a cube",
+                body="The player is now the Tommy model; the cube placeholder is gone.",
+            ),
+        }
+    )
+    report = check_store(load_store(store), TODAY)
+    assert _pair_findings(report) == [] and report.held_back == ()
+    [note] = [f for f in report.findings if f.kind == "superseded-loaded"]
+    assert note.paths == ("player_cube.md", "player_model.md") and "HISTORICAL" in note.cue
+    assert note.details["successor"] == "player_model.md" and "superseded by player_model.md" in note.message
+
+
+def test_weaker_candidates_are_held_back_with_their_score_and_counted_in_json(tmp_path: Path) -> None:
+    a = prepare(
+        "a.md",
+        "a",
+        "Use Jetpack Compose for new screens",
+        "Use Jetpack Compose for all new Android screens.",
+        "2026-01-01",
+    )
+    b = prepare(
+        "b.md",
+        "b",
+        "Existing XML screens stay XML",
+        "Existing XML screens stay XML; new screens still use Jetpack Compose.",
+        "2026-02-01",
+    )
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is not None and rel.held_back and rel.score < 0.5
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "a.md").write_text(memory("a", description=a.description, body=a.rule, updated="2026-01-01"))
+    (store / "b.md").write_text(memory("b", description=b.description, body=b.rule, updated="2026-02-01"))
+    report = check_store(load_store(store), TODAY)
+    assert [f.paths for f in report.held_back] == [("a.md", "b.md")] and report.held_back[0].held_back
+    assert not _pair_findings(report)
+    assert report.held_back[0].to_json()["held_back"] is True
+    out = subprocess.run(
+        [sys.executable, "-m", "memtui", "check", str(store), "--json", "--today", "2026-11-30"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+    )
+    assert json.loads(out.stdout)["held_back"] == 1
+
+
+def test_korean_and_japanese_notes_sharing_words_make_no_noise(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(
+        {
+            "ko_a.md": memory(
+                "ko_a",
+                description="하네스 설계는 단순하게 유지한다",
+                body="하네스 설계는 단순하게 유지한다. 테스트는 실제 장치에서 실행한다.",
+                updated="2026-01-01",
+            ),
+            "ko_b.md": memory(
+                "ko_b",
+                description="하네스 로그는 한국어로 남긴다",
+                body="하네스 로그는 한국어로 남긴다. 테스트 결과는 매일 확인한다.",
+                updated="2026-02-01",
+            ),
+            "ja_a.md": memory(
+                "ja_a",
+                description="カメラは固定位置で使う",
+                body="カメラは固定位置で使う。VR の酔いを防ぐため。",
+                updated="2026-01-01",
+            ),
+            "ja_b.md": memory(
+                "ja_b",
+                description="カメラのテストは実機で行う",
+                body="カメラのテストは実機で行う。エミュレータは使わない。",
+                updated="2026-02-01",
+            ),
+        }
+    )
+    assert _pair_findings(check_store(load_store(store), TODAY)) == []
+
+
+@pytest.mark.skipif(not (SHARED / "pairs-dev").exists(), reason="training data (../shared) not beside the clone")
+def test_the_training_script_reproduces_the_shipped_weights_exactly() -> None:
+    out = subprocess.run(
+        [sys.executable, str(ROOT / "scripts" / "train_judgement.py"), "--check"],
+        capture_output=True,
+        text=True,
+        timeout=300,
+    )
+    assert out.returncode == 0, out.stdout + out.stderr
+    assert "reproduced exactly" in out.stdout
