@@ -57,14 +57,14 @@ _VALUE_PATTERNS = {
         r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b(?!:)"
     ),
-    "url": re.compile(r"https?://[^\s)，。]+|\b[\w-]+(?:\.[\w-]+)+/[\w./-]+"),
+    "url": re.compile(r"https?://[^\s)，。]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)+/[\w./-]+"),  # starts only where a run starts: linear
     "number": re.compile(
         r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"
     ),
-    "email": re.compile(r"\b[\w.+-]+@[\w-]+\.[\w.]+\b"),
+    "email": re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++\.[\w.]+\b"),
 }
 _NEG_WINDOW = 3
-_WIKILINK = re.compile(r"\[\[[^\]]*\]\]")
+_WIKILINK = re.compile(r"\[\[[^\][]*+\]\]")
 RULE_CHARS = 500
 
 

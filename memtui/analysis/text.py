@@ -14,7 +14,7 @@ _CJK = re.compile(r"[\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af]+")
 _KO_JA = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[._/@:-][a-z0-9+#]+)*")
 _LABEL = re.compile(r"\*\*\s*(?:why|how to apply|rule)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
-_MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^)]*\)|\[")
+_MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^()]*+\)|\[")  # possessive: linear on `](](](…`
 _SECTION = re.compile(r"\*\*\s*(why|how to apply)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
 
 
