@@ -161,11 +161,19 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
     candidate = Path(os.path.normpath(layout.root / rel))
     allowed = [layout.scan_root] + ([layout.archive_dir] if archive else [])
     if not any(_inside(candidate, a) for a in allowed):
-        raise PathRefused(f"{rel}: outside the store {layout.root}")
-    if candidate.name in (INDEX_NAME, ARCHIVE_INDEX):
-        raise PathRefused(f"{rel}: that is an index, not a memory")
-    if candidate.suffix != ".md":
-        raise PathRefused(f"{rel}: not a Markdown memory file")
+        raise PathRefused(f"{escape_path(rel)}: outside the store {layout.root}")
+    in_archive = _inside(candidate, layout.archive_dir)
+    if in_archive and not archive:
+        raise PathRefused(f"{escape_path(rel)}: that memory is archived; restore it first")
+    name = candidate.name
+    if in_archive and layout.archive_suffix:
+        if not name.endswith(layout.archive_suffix):
+            raise PathRefused(f"{escape_path(rel)}: not an archived memory (archived files end in {layout.archive_suffix})")
+        name = name[: -len(layout.archive_suffix)]
+    if name in (INDEX_NAME, ARCHIVE_INDEX):
+        raise PathRefused(f"{escape_path(rel)}: that is an index, not a memory")
+    if not name.endswith(".md"):
+        raise PathRefused(f"{escape_path(rel)}: not a Markdown memory file")
     if candidate.exists() or candidate.is_symlink():
         real = candidate.resolve()
         if not any(_inside(real, a.resolve()) for a in allowed):
@@ -448,6 +456,8 @@ def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None 
         txn = _Txn(layout=layout, repo=repo, today=today or dt.date.today(), allow_secret=allow_secret,
                    journal=lock.with_name(lock.stem + ".journal"))
         _recover(txn)
+        if repo.detached():
+            txn.notes.append("HEAD is detached: this decision is committed on no branch (create one to keep it)")
         _record_agent_writes(txn)
         try:
             yield txn
@@ -532,11 +542,11 @@ def _stamp(text: str, updates: dict[str, str]) -> str:
 
 def _archive_one(txn: _Txn, path: Path, data: bytes, memory: Memory, reason: str, stamps: dict[str, str]) -> Path:
     """Move one memory into the archive: stamp its front matter (lines added only), move its index line."""
-    rel_in_scan = path.relative_to(txn.layout.scan_root)
-    dest = txn.layout.archive_dir / rel_in_scan
+    first = txn.layout.archived_path(path)
+    dest = first
     n = 2
-    while dest.exists():
-        dest = dest.with_name(f"{rel_in_scan.stem}-{n}.md")
+    while dest.exists() or dest.is_symlink():
+        dest = first.with_name(f"{path.stem}-{n}.md{txn.layout.archive_suffix}")
         n += 1
     if memory.is_malformed or not memory.has_frontmatter:
         new_data = data  # never rewrite what could not be parsed, and never add front matter to a file without one
@@ -592,8 +602,8 @@ def restore(store: Path, file: str, *, expected_hash: str | None = None, today: 
         layout = txn.layout
         path = _archived_path(layout, file)
         memory, data = _load(txn, path, expected_hash, archive=True)
-        dest = layout.scan_root / path.relative_to(layout.archive_dir)
-        if dest.exists():
+        dest = layout.live_path(path)
+        if dest.exists() or dest.is_symlink():
             raise OpError(f"{txn.rel(dest)} already exists; archive or rename it before restoring {file}")
         if memory.has_frontmatter and not memory.is_malformed:
             new_data = _encode_like(frontmatter.remove_keys(memory.text, list(STAMP_KEYS)), data)
@@ -614,6 +624,8 @@ def _archived_path(layout: StoreLayout, file: str) -> Path:
     archive_rel = Path(os.path.relpath(layout.archive_dir, layout.root)).as_posix()
     if not Path(os.path.normpath(layout.root / file)).is_relative_to(layout.archive_dir):
         candidates.append(f"{archive_rel}/{file}")
+    if layout.archive_suffix:
+        candidates += [c + layout.archive_suffix for c in list(candidates) if not c.endswith(layout.archive_suffix)]
     for cand in candidates:
         try:
             path = safe_path(layout, cand, archive=True)

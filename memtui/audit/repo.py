@@ -156,9 +156,7 @@ def escape_path(path: str) -> str:
             out.append("\\n")
         elif ch == "\r":
             out.append("\\r")
-        elif ch == "\t":
-            out.append("\\t")
-        elif code < 0x20 or code == 0x7F or (0x80 <= code < 0xA0) or ch in "\u2028\u2029":
+        elif code < 0x20 and ch != "\t" or code == 0x7F or (0x80 <= code < 0xA0) or ch in "\u2028\u2029":
             out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
         else:
             out.append(ch)
@@ -317,6 +315,10 @@ class StoreRepo:
                 names = sorted({_text(e.split(b"\t", 1)[1]) for e in unmerged.split(b"\0") if b"\t" in e})
                 raise GitFailed("unresolved merge conflicts in " + ", ".join(escape_path(n) for n in names[:5])
                                 + "; resolve them (and remove the conflict markers) first; nothing was changed")
+
+    def detached(self) -> bool:
+        """Whether HEAD points at a commit rather than a branch."""
+        return self.git("symbolic-ref", "-q", "HEAD", check=False).returncode != 0 and self.has_head()
 
     def changed_paths(self) -> list[str]:
         """Store files that differ from HEAD (modified, added, deleted or untracked), relative to the work tree."""
