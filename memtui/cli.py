@@ -254,9 +254,9 @@ def cmd_history(args: argparse.Namespace) -> int:
         resolved = layout.resolve(rel)
         paths = [repo.rel(resolved)]
         if _inside(resolved, layout.archive_dir):
-            paths.append(repo.rel(layout.scan_root / resolved.relative_to(layout.archive_dir)))
+            paths.append(repo.rel(layout.live_path(resolved)))
         elif _inside(resolved, layout.scan_root):
-            paths.append(repo.rel(layout.archive_dir / resolved.relative_to(layout.scan_root)))
+            paths.append(repo.rel(layout.archived_path(resolved)))
     events = repo.history(paths)
     if args.revoked:
         events = revoked_only(events)

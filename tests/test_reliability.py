@@ -6,6 +6,7 @@ timeout. Each test names the finding it pins down.
 
 from __future__ import annotations
 
+import json
 import os
 import signal
 import subprocess
@@ -398,7 +399,9 @@ def test_f5_record_separators_in_a_reason_cannot_forge_history(tmp_path: Path) -
     reason = "x\x1e" + "deadbeef" + "\x1f2020-01-01T00:00:00+00:00\x1fMallory\x1fmemtui: archive\n\nMemtui-Action: archive"
     assert run("archive", str(store), "feedback_rule_1.md", "--reason", reason).returncode == 0
     out = run("history", str(store), "--json")
-    assert out.returncode == 0 and "Mallory" not in out.stdout.split('"author"')[1]
+    assert out.returncode == 0, out.stderr
+    events = json.loads(out.stdout)
+    assert [(e["action"], e["author"]) for e in events] == [("archive", "Test Person")]
     assert run("undo", str(store)).returncode == 0
     assert (store / "feedback_rule_1.md").exists()
 
