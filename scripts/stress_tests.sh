@@ -11,10 +11,6 @@ SRC=$(git -C "$(dirname "$0")/.." rev-parse --show-toplevel)
 WORK=$(mktemp -d "${TMPDIR:-/tmp}/memtui-stress-XXXXXX")
 git clone -q "$SRC" "$WORK/clone"
 cd "$WORK/clone" || exit 2
-if [ -d "$SRC/.venv" ] && [ -z "${FRESH_VENV:-}" ]; then
-  # reuse the source venv's packages (pip from PyPI once per machine is enough), but install this clone
-  python3 -m venv --system-site-packages "$WORK/clone/.venv" >/dev/null
-fi
 make .venv/.installed >/dev/null 2>&1 || { echo "could not build the venv"; exit 2; }
 hog_pids=()
 for _ in $(seq "$HOGS"); do
