@@ -303,8 +303,10 @@ class _Txn:
         return sha
 
     def _note_identity(self) -> None:
-        if self.repo.identity_note and self.repo.identity_note not in self.notes:
-            self.notes.append(self.repo.identity_note)
+        for note in (self.repo.identity_note, self.repo.index_note):
+            if note and note not in self.notes:
+                self.notes.append(note)
+        self.repo.index_note = ""
 
     def _write_journal(self) -> None:
         if self.journal is None:

@@ -105,12 +105,17 @@ def test_f2_rollback_keeps_what_someone_else_wrote_meanwhile(tmp_path: Path) -> 
 def test_f2_a_refused_check_read_never_writes_the_index_back(tmp_path: Path) -> None:
     top, store = project(tmp_path)
     index = store / "MEMORY.md"
+    agent_final = index.read_bytes() + b"- [agent](agent.md) - the agent's newest line\n"
     with pytest.raises(ops.ChangedOnDisk):
         with ops._decision(store) as txn:
             original = index.read_bytes()
-            index.write_bytes(b"")  # the agent truncated it (about to write its new index)
-            txn.write(index, original + b"x\n", expected=original)
-    assert index.read_bytes() == b""  # memtui wrote nothing: no snapshot of a file it never wrote
+            index.write_bytes(b"")  # the agent truncated it and is about to write its new index
+            try:
+                txn.write(index, original + b"x\n", expected=original)
+            except ops.ChangedOnDisk:
+                index.write_bytes(agent_final)  # ...and finishes its write before memtui rolls back
+                raise
+    assert index.read_bytes() == agent_final  # memtui never wrote it, so it never puts anything back
 
 
 # ----------------------------------------------------------------------------------------------- H3 / H4
@@ -205,19 +210,23 @@ def test_f3_two_processes_never_both_hold_the_lock(tmp_path: Path) -> None:
         import sys, time
         from pathlib import Path
         from memtui.audit.lock import store_lock, LockHeld
-        t0 = float(sys.argv[2])
-        while time.time() < t0:
-            pass
+        print("ready", flush=True)
+        sys.stdin.readline()
         try:
             with store_lock(Path(sys.argv[1])):
-                a = time.time(); time.sleep(0.3); print("HELD", a, time.time())
+                a = time.time(); time.sleep(0.3); print("HELD", a, time.time(), flush=True)
         except LockHeld:
-            print("REFUSED")
+            print("REFUSED", flush=True)
     """)
-    for r in range(5):
-        t0 = time.time() + 1.0
-        procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / f"l{r}.lock"), repr(t0)],
+    for r in range(8):
+        procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / f"l{r}.lock")], stdin=subprocess.PIPE,
                                   stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        for p in procs:  # both imported and waiting: release them together
+            assert p.stdout is not None and p.stdout.readline().strip() == "ready"
+        for p in procs:
+            assert p.stdin is not None
+            p.stdin.write("go\n")
+            p.stdin.flush()
         outs = [p.communicate(timeout=TIMEOUT)[0].split() for p in procs]
         held = [(float(o[1]), float(o[2])) for o in outs if o[0] == "HELD"]
         assert held, outs

@@ -230,6 +230,7 @@ class StoreRepo:
     work_tree: Path
     git_dir: Path
     identity_note: str = ""
+    index_note: str = ""
 
     # ------------------------------------------------------------------------------------ plumbing
 
@@ -383,7 +384,10 @@ class StoreRepo:
         if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
             return None
         sha = self._commit_tree(tree, head, message)
-        self.sync_index(list(files))
+        try:
+            self.sync_index(list(files))
+        except GitFailed as exc:  # the commit landed; only git's view of the index lags behind
+            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
         return sha
 
     def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
