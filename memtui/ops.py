@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
@@ -86,10 +87,24 @@ class OpResult:
 # --------------------------------------------------------------------------------------------- files
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file through a temp file in the same folder and a rename, keeping its permissions."""
+def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None) -> None:
+    """Write a file through a temp file and a rename, keeping its permissions.
+
+    With `tmp_dir` (the git folder) the temp file lives there, so a kill mid-write leaves no debris in the store;
+    when that folder is on another file system the temp file goes beside the target instead.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name[:80]}.memtui-{os.getpid()}-{uuid.uuid4().hex[:6]}.tmp")
+    if tmp_dir is not None and tmp_dir.is_dir():
+        try:
+            _write_via(tmp_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}", path, data)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+    _write_via(path.with_name(f".{path.name[:80]}.memtui-{os.getpid()}-{uuid.uuid4().hex[:6]}.tmp"), path, data)
+
+
+def _write_via(tmp: Path, path: Path, data: bytes) -> None:
     mode = path.stat().st_mode & 0o777 if path.exists() else None
     try:
         with open(tmp, "wb") as fh:
@@ -246,7 +261,7 @@ class _Txn:
             raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links")
         self._check(path, expected)
         self._remember(path, expected, data)
-        atomic_write(path, data)
+        atomic_write(path, data, tmp_dir=self.repo.git_dir)
 
     def delete(self, path: Path, *, expected: bytes) -> None:
         """Delete a file, first checking it still holds `expected`."""
@@ -267,7 +282,7 @@ class _Txn:
             if old is None:
                 path.unlink()
             else:
-                atomic_write(path, old)
+                atomic_write(path, old, tmp_dir=self.repo.git_dir)
         if kept:
             self.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
         self.before.clear()
@@ -317,7 +332,7 @@ class _Txn:
              "after": None if a is None else hashlib.sha256(a).hexdigest()}
             for p, a in self.after.items()
         ]
-        atomic_write(self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode())
+        atomic_write(self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir)
 
     def _clear_journal(self) -> None:
         if self.journal is not None:
@@ -346,7 +361,7 @@ def scan_bytes(data: bytes) -> list[secrets.SecretHit]:
 def _recover(txn: _Txn) -> None:
     """Finish or undo an action a kill interrupted: roll back its files (if its commit never landed), tidy up."""
     removed = _remove_temp_files(txn.layout)
-    for private in txn.repo.git_dir.glob("memtui-index-*"):
+    for private in [*txn.repo.git_dir.glob("memtui-index-*"), *txn.repo.git_dir.glob("memtui-tmp-*")]:
         pid = private.name.split("-")[2] if private.name.count("-") >= 3 else ""
         if pid.isdigit() and not pid_alive(int(pid)):
             try:
@@ -383,7 +398,7 @@ def _recover(txn: _Txn) -> None:
             if path.exists():
                 path.unlink()
         else:
-            atomic_write(path, base64.b64decode(before))
+            atomic_write(path, base64.b64decode(before), tmp_dir=txn.repo.git_dir)
         rolled += 1
     try:
         txn.repo.sync_index([r for r in rels if txn.repo.owns(r)])
