@@ -71,8 +71,13 @@ def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ig
     else:
         path = _store_path(store_arg)
     store = load_store(path)
+    from memtui.audit.repo import NotInGit
+
     repo = try_open_repo(store.layout)
-    dates = repo.file_dates() if repo else FileDates()
+    try:
+        dates = repo.file_dates() if repo else FileDates()
+    except NotInGit:  # git failed or timed out: dates come from front matter and mtimes instead
+        dates = FileDates()
     return check_store(store, today, dates, parallel=True)
 
 

@@ -302,10 +302,13 @@ class StoreRepo:
             "CHERRY_PICK_HEAD": "a cherry-pick is in progress (finish it or run `git cherry-pick --abort`)",
             "REVERT_HEAD": "a revert is in progress (finish it or run `git revert --abort`)",
         }
+        names = [*busy, "index.lock"]
+        args = [a for name in names for a in ("--git-path", name)]
+        found = dict(zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines())))
         for name, why in busy.items():
-            if self.git_path(name).exists():
+            if found[name].exists():
                 raise GitFailed(f"{self.work_tree}: {why}; memtui records nothing until it is done")
-        lock = self.git_path("index.lock")
+        lock = found["index.lock"].resolve()
         if lock.exists():
             raise GitFailed(f"git's index is locked ({lock}): another git command is running, or one was killed. "
                             "If no git is running, remove that file and try again; nothing was changed")
