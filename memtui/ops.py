@@ -216,6 +216,8 @@ class _Txn:
     allow_secret: bool
     before: dict[Path, bytes | None] = field(default_factory=dict)
     after: dict[Path, bytes | None] = field(default_factory=dict)
+    versions: dict[Path, list[str]] = field(default_factory=dict)
+    """Fingerprints of every state memtui left a file in during this decision (a kill may land between two)."""
     agent_commit: str | None = None
     notes: list[str] = field(default_factory=list)
     journal: Path | None = None
@@ -253,6 +255,7 @@ class _Txn:
         if path not in self.before:
             self.before[path] = before
         self.after[path] = after
+        self.versions.setdefault(path, []).append(_fingerprint(after))
         self._write_journal()
 
     def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
@@ -272,9 +275,9 @@ class _Txn:
     def rollback(self) -> None:
         """Put back what memtui changed — only files that still hold exactly what memtui wrote."""
         kept = []
-        for path, wrote in self.after.items():
+        for path in self.after:
             now = path.read_bytes() if path.exists() else None
-            if now != wrote:
+            if _fingerprint(now) not in self.versions.get(path, []):
                 if now != self.before.get(path):
                     kept.append(self.rel(path))
                 continue
@@ -287,6 +290,7 @@ class _Txn:
             self.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
         self.before.clear()
         self.after.clear()
+        self.versions.clear()
         self._clear_journal()
 
     def check_secrets(self, msg: str = "") -> None:
@@ -313,6 +317,7 @@ class _Txn:
         sha = self.repo.commit_files(msg, files)
         self.before.clear()
         self.after.clear()
+        self.versions.clear()
         self._clear_journal()
         self._note_identity()
         return sha
@@ -329,7 +334,7 @@ class _Txn:
         entries = [
             {"path": os.fsencode(str(p)).decode("latin-1"),
              "before": None if self.before[p] is None else base64.b64encode(self.before[p] or b"").decode(),
-             "after": None if a is None else hashlib.sha256(a).hexdigest()}
+             "after": _fingerprint(a), "versions": self.versions.get(p, [])}
             for p, a in self.after.items()
         ]
         atomic_write(self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir)
@@ -340,6 +345,10 @@ class _Txn:
                 self.journal.unlink()
             except FileNotFoundError:
                 pass
+
+
+def _fingerprint(data: bytes | None) -> str:
+    return "absent" if data is None else hashlib.sha256(data).hexdigest()
 
 
 def _mode_of(path: Path) -> str:
@@ -386,10 +395,8 @@ def _recover(txn: _Txn) -> None:
         rel = txn.repo.rel(path)
         rels.append(rel)
         now = path.read_bytes() if path.exists() else None
-        wrote = entry["after"]
-        holds_ours = (now is None) if wrote is None else (now is not None and hashlib.sha256(now).hexdigest() == wrote)
-        if not holds_ours:
-            continue
+        if _fingerprint(now) not in entry.get("versions", [entry.get("after")]):
+            continue  # not what memtui left there: someone else wrote it since, leave it
         committed = txn.repo.show(head, rel) if head else None
         if committed == now:
             continue  # the commit landed before the kill: nothing to undo

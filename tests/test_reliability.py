@@ -318,6 +318,38 @@ def test_f7_a_kill_mid_move_is_rolled_back_by_the_next_action(tmp_path: Path) ->
     assert "record agent writes" not in log  # the half-move was not recorded as the agent's doing
 
 
+MERGE_KILLER = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    from memtui import ops
+    original = ops.atomic_write
+    seen = []
+    def write_then_maybe_die(path, data, **kw):
+        if Path(path).name == "MEMORY.md":
+            seen.append(path)
+            if len(seen) == 3:  # the merged memory's index line: MEMORY.md holds memtui's 2nd version
+                os.kill(os.getpid(), 9)
+        original(path, data, **kw)
+    ops.atomic_write = write_then_maybe_die
+    ops.merge(Path(sys.argv[1]), ["feedback_rule_1.md", "feedback_rule_2.md"], into="feedback_merged.md", reason="dupes")
+""")
+
+
+def test_f7_a_kill_between_two_writes_of_one_file_is_rolled_back(tmp_path: Path) -> None:
+    top, store = project(tmp_path)
+    index_before = (store / "MEMORY.md").read_bytes()
+    proc = subprocess.run([sys.executable, "-c", MERGE_KILLER, str(store)], capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert (store / "MEMORY.md").read_bytes() != index_before
+    out = run("verify", str(store), "feedback_rule_3.md")
+    assert out.returncode == 0, out.stderr
+    assert (store / "MEMORY.md").read_bytes() == index_before
+    assert (store / "feedback_rule_1.md").exists() and (store / "feedback_rule_2.md").exists()
+    assert not (store / "feedback_merged.md").exists()
+    assert not list((top / "memory.archive").glob("feedback_rule_*.md"))
+    assert "record agent writes" not in git(top, "log", "--format=%s")
+
+
 # ----------------------------------------------------------------------------------------------- F9
 
 
