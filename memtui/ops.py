@@ -791,13 +791,35 @@ def verify(store: Path, file: str, *, expected_hash: str | None = None, today: d
             raise OpError(f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead")
         stamp = txn.today.isoformat()
         under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
-        new_text = frontmatter.set_keys(memory.text, {"last_verified": stamp}, under=under)
+        base_text, dropped = _drop_shadowed_duplicates(memory.text, "last_verified")
+        if dropped:
+            txn.notes.append(f"{memory.path}: `last_verified` appeared {dropped + 1} times; YAML reads only the last, "
+                             "so the earlier lines were removed and the last one stamped")
+        new_text = frontmatter.set_keys(base_text, {"last_verified": stamp}, under=under)
         if new_text == memory.text:
             return OpResult("verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes))
         txn.write(path, _encode_like(new_text, data), expected=data)
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Verified", stamp)]
         sha = txn.commit(message("verify", path.name, "", trailers))
         return OpResult("verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes))
+
+
+def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
+    """Remove top-level `key:` lines of the front matter that a later one shadows (YAML keeps the last)."""
+    try:
+        block, end = frontmatter.split_block(text)
+    except frontmatter.FrontMatterError:
+        return text, 0
+    if block is None:
+        return text, 0
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    head = text[: text.index(block)] if block else ""
+    lines = block.splitlines(keepends=True)
+    hits = [i for i, line in enumerate(lines) if pattern.match(line)]
+    if len(hits) < 2:
+        return text, 0
+    keep = [line for i, line in enumerate(lines) if i not in hits[:-1]]
+    return head + "".join(keep) + text[len(head) + len(block):], len(hits) - 1
 
 
 def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date | None = None,

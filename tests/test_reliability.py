@@ -530,3 +530,16 @@ def test_f11_bad_merge_target_names_are_refused(tmp_path: Path, into: str) -> No
     out = run("merge", str(store), "feedback_rule_1.md", "feedback_rule_2.md", "--into", into)
     assert_clean_refusal(out)
     assert (store / "feedback_rule_1.md").exists() and (store / "feedback_rule_2.md").exists()
+
+
+def test_f11_verify_stamps_the_key_yaml_reads_when_it_is_duplicated(tmp_path: Path) -> None:
+    top, store = project(tmp_path)
+    path = store / "feedback_dup.md"
+    path.write_text("---\nname: dup\ndescription: dup keys\ntype: feedback\nlast_verified: 2020-01-01\n"
+                    "last_verified: 2020-01-02\n---\n\nBody.\n")
+    result = ops.verify(store, "feedback_dup.md")
+    assert result.commit
+    from memtui.core.frontmatter import parse
+
+    assert str(parse(path.read_text()).data["last_verified"]) == result.summary.split("(")[-1].rstrip(")")
+    assert path.read_text().count("last_verified") == 1
