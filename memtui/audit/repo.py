@@ -16,6 +16,7 @@ import datetime as dt
 import os
 import signal
 import subprocess
+import threading
 import uuid
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -139,6 +140,14 @@ def explain_git_error(args: Sequence[str], code: int, stderr: str, cwd: Path) ->
     return f"`git {args[0]}` failed in {cwd}: {text[:400] or f'exit {code}'}"
 
 
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
 def _text(data: bytes) -> str:
     return os.fsdecode(data) if data else ""
 
@@ -231,6 +240,45 @@ class StoreRepo:
     git_dir: Path
     identity_note: str = ""
     index_note: str = ""
+    common_dir: Path | None = None
+    _cache: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False, compare=False)
+    _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def _ref_state(self) -> tuple[object, ...] | None:
+        """A cheap fingerprint of HEAD (its file, the branch ref and packed-refs), or None when unsure.
+
+        Every HEAD move rewrites one of these files (git writes refs through a lock file and a rename), so
+        results read from history stay valid while the fingerprint is unchanged; no git process is started.
+        """
+        common = self.common_dir or self.git_dir
+        try:
+            head = (self.git_dir / "HEAD").read_bytes()
+            parts: list[object] = [head]
+            if head.startswith(b"ref: "):
+                ref = head[5:].strip().decode("utf-8", "surrogateescape")
+                target = common / ref
+                parts.append(_stat_key(target))
+                parts.append(_stat_key(common / "packed-refs"))
+            if (common / "reftable").exists():
+                return None
+            parts.append(_stat_key(self.git_dir / "shallow"))
+            return tuple(parts)
+        except OSError:
+            return None
+
+    def _cache_get(self, key: tuple[object, ...]) -> object | None:
+        if key[1] is None:
+            return None
+        with self._cache_lock:
+            return self._cache.get(key)
+
+    def _cache_put(self, key: tuple[object, ...], value: object) -> None:
+        if key[1] is None:
+            return
+        with self._cache_lock:
+            if len(self._cache) > 16:
+                self._cache.clear()
+            self._cache[key] = value
 
     # ------------------------------------------------------------------------------------ plumbing
 
@@ -421,9 +469,18 @@ class StoreRepo:
     def file_dates(self) -> FileDates:
         """First and last commit date of every store file, from one `git log` pass."""
         specs = self.owned_paths()
-        if not specs or not self.has_head():
+        if not specs:
             return FileDates()
-        out = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs).stdout
+        key = ("file_dates", self._ref_state())
+        cached = self._cache_get(key)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        proc = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs, check=False)
+        if proc.returncode != 0:
+            if self.has_head():
+                raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+            return FileDates()
+        out = proc.stdout
         first: dict[str, dt.date] = {}
         last: dict[str, dt.date] = {}
         current: dt.date | None = None
@@ -443,20 +500,29 @@ class StoreRepo:
             rel = Path(os.path.relpath(self.work_tree / _text(item), root)).as_posix()
             last.setdefault(rel, current)
             first[rel] = current
-        return FileDates(first=first, last=last, source="git")
+        dates = FileDates(first=first, last=last, source="git")
+        self._cache_put(key, dates)
+        return dates
 
     def history(self, paths: Sequence[str] = (), limit: int | None = None) -> list[Event]:
         """memtui's events, newest first (commits without memtui trailers are left out).
 
         With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
         """
-        if not self.has_head():
-            return []
         args = ["log", "-z", "--format=%H%x00%aI%x00%an%x00%B"]
         if limit:
             args.append(f"-n{limit}")
         # marker commits touch no path, so they are only found without a pathspec
-        raw = _text(self.git(*args).stdout)
+        key = ("history", self._ref_state(), limit)
+        raw = self._cache_get(key)
+        if raw is None:
+            proc = self.git(*args, check=False)
+            if proc.returncode != 0:
+                if self.has_head():
+                    raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+                return []
+            raw = _text(proc.stdout)
+            self._cache_put(key, raw)
         fields = raw.split("\0")
         events = []
         wanted = list(paths)
@@ -583,22 +649,22 @@ def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str
 
 def open_repo(layout: StoreLayout) -> StoreRepo:
     """The repository holding the store; raises NotInGit (or GitFailed, in words) when there is none."""
-    proc = run_git(layout.root, ["rev-parse", "--is-bare-repository", "--absolute-git-dir"], check=False)
+    proc = run_git(layout.root, ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+                                 "--show-toplevel"], check=False)
     err = proc.stderr.decode("utf-8", "replace")
-    if proc.returncode != 0:
-        if "dubious ownership" in err:
-            raise GitFailed(explain_git_error(["rev-parse"], proc.returncode, err, layout.root))
+    lines = _text(proc.stdout).splitlines()
+    if "dubious ownership" in err:
+        raise GitFailed(explain_git_error(["rev-parse"], proc.returncode, err, layout.root))
+    if len(lines) < 3:
         raise NotInGit(
             f"{layout.root} is not in a git repository; run `memtui init {layout.root}` to put it under git"
         )
-    bare, git_dir = _text(proc.stdout).splitlines()[:2]
-    if bare.strip() == "true":
-        raise NotInGit(f"{layout.root}: the repository found is bare")
-    top = run_git(layout.root, ["rev-parse", "--show-toplevel"], check=False)
-    if top.returncode != 0 or not top.stdout.strip():
+    bare, git_dir, common = lines[0].strip(), lines[1].strip(), lines[2].strip()
+    if bare == "true" or proc.returncode != 0 or len(lines) < 4 or not lines[3].strip():
         raise NotInGit(f"{layout.root}: the repository found is bare (no work tree)")
-    work_tree = Path(_text(top.stdout).strip()).resolve()
-    return StoreRepo(layout=layout, work_tree=work_tree, git_dir=Path(git_dir.strip()).resolve())
+    git_path = Path(git_dir).resolve()
+    common_path = (Path(layout.root) / common).resolve() if not os.path.isabs(common) else Path(common).resolve()
+    return StoreRepo(layout=layout, work_tree=Path(lines[3].strip()).resolve(), git_dir=git_path, common_dir=common_path)
 
 
 def try_open_repo(layout: StoreLayout) -> StoreRepo | None:
