@@ -369,6 +369,7 @@ def scan_bytes(data: bytes) -> list[secrets.SecretHit]:
 
 def _recover(txn: _Txn) -> None:
     """Finish or undo an action a kill interrupted: roll back its files (if its commit never landed), tidy up."""
+    txn.repo.finish_interrupted_syncs()
     removed = _remove_temp_files(txn.layout)
     for private in [*txn.repo.git_dir.glob("memtui-index-*"), *txn.repo.git_dir.glob("memtui-tmp-*")]:
         pid = private.name.split("-")[2] if private.name.count("-") >= 3 else ""

@@ -543,3 +543,26 @@ def test_f11_verify_stamps_the_key_yaml_reads_when_it_is_duplicated(tmp_path: Pa
 
     assert str(parse(path.read_text()).data["last_verified"]) == result.summary.split("(")[-1].rstrip(")")
     assert path.read_text().count("last_verified") == 1
+
+
+AGENT_COMMIT_KILLER = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    from memtui import ops
+    from memtui.audit.repo import StoreRepo
+    def die(self, paths):
+        os.kill(os.getpid(), 9)  # HEAD already moved to the agent-write commit; the index not yet refreshed
+    StoreRepo.sync_index = die
+    ops.verify(Path(sys.argv[1]), "feedback_rule_2.md")
+""")
+
+
+def test_f7_a_kill_after_the_commit_never_leaves_the_index_behind(tmp_path: Path) -> None:
+    top, store = project(tmp_path)
+    (store / "feedback_agent_new.md").write_text(memory("feedback_agent_new"))
+    proc = subprocess.run([sys.executable, "-c", AGENT_COMMIT_KILLER, str(store)], capture_output=True, timeout=TIMEOUT)
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    assert "record agent writes" in git(top, "log", "-1", "--format=%s")
+    out = run("verify", str(store), "feedback_rule_3.md")
+    assert out.returncode == 0, out.stderr
+    assert git(top, "diff", "--cached", "--name-only") == ""  # a plain `git commit` would delete nothing

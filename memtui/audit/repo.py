@@ -434,12 +434,37 @@ class StoreRepo:
                     pass
         if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
             return None
-        sha = self._commit_tree(tree, head, message)
+        # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
+        pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        pending.write_bytes(b"".join(os.fsencode(p) + b"\0" for p in files))
+        try:
+            sha = self._commit_tree(tree, head, message)
+        except BaseException:
+            if self.head() == head:  # the commit did not land: nothing to refresh later
+                pending.unlink(missing_ok=True)
+            raise
         try:
             self.sync_index(list(files))
+            pending.unlink()
         except GitFailed as exc:  # the commit landed; only git's view of the index lags behind
             self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
         return sha
+
+    def finish_interrupted_syncs(self) -> int:
+        """Refresh the index for commits a killed memtui made but could not sync; returns how many."""
+        done = 0
+        for pending in self.git_dir.glob("memtui-sync-*"):
+            parts = pending.name.split("-")
+            if len(parts) >= 3 and parts[2].isdigit() and int(parts[2]) == os.getpid():
+                continue
+            try:
+                paths = [os.fsdecode(p) for p in pending.read_bytes().split(b"\0") if p]
+                self.sync_index(paths)
+                pending.unlink()
+                done += 1
+            except (OSError, GitFailed):
+                continue
+        return done
 
     def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
         env = self._identity_env()
