@@ -71,8 +71,13 @@ def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ig
     else:
         path = _store_path(store_arg)
     store = load_store(path)
+    from memtui.audit.repo import NotInGit
+
     repo = try_open_repo(store.layout)
-    dates = repo.file_dates() if repo else FileDates()
+    try:
+        dates = repo.file_dates() if repo else FileDates()
+    except NotInGit:  # git failed or timed out: dates come from front matter and mtimes instead
+        dates = FileDates()
     return check_store(store, today, dates, parallel=True)
 
 
@@ -111,11 +116,10 @@ def cmd_check(args: argparse.Namespace) -> int:
         if store.index is not None:
             b = store.index.budget
             out["index"] = {"lines": b.lines, "units": b.units, "first_unloaded_line": b.first_unloaded_line}
-        json.dump(out, sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        _write_json(out)
     else:
         active = len(store.active)
-        print(f"memtui check: {store.root} ({report.today.isoformat()})")
+        print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
         print(f"{len(store.memories)} memories ({active} active, {len(store.memories) - active} archived) · {_budget_line(report)}")
         print()
         for f in report.findings:
@@ -131,6 +135,14 @@ def _safe(text: str) -> str:
     return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in text)
 
 
+def _write_json(data: object) -> None:
+    """JSON on stdout; names that are not UTF-8 come out as \\udcXX escapes instead of crashing the write."""
+    text = json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+    sys.stdout.flush()
+    sys.stdout.buffer.write(text.encode("utf-8", "backslashreplace"))
+    sys.stdout.buffer.flush()
+
+
 # --------------------------------------------------------------------------------------------- actions
 
 
@@ -138,8 +150,8 @@ def _print_result(result) -> int:  # type: ignore[no-untyped-def]
     if result.agent_commit:
         print(f"recorded the agent's writes first: {result.agent_commit[:8]}")
     for note in result.notes:
-        print(f"note: {note}")
-    print(f"{result.summary}" + (f" — commit {result.commit[:8]}" if result.commit else ""))
+        print(f"note: {_safe(note)}")
+    print(_safe(result.summary) + (f" — commit {result.commit[:8]}" if result.commit else ""))
     return EXIT_OK
 
 
@@ -174,9 +186,19 @@ def cmd_merge(args: argparse.Namespace) -> int:
             text = Path(args.body_file).read_text(encoding="utf-8")
         except (OSError, UnicodeDecodeError) as exc:
             raise UsageError(f"--body-file {args.body_file}: cannot be read ({exc})") from None
+    _check_into(args.into)
     files = [_file_arg(store, f) for f in args.files]
     return _print_result(ops.merge(store, files, into=args.into, text=text, reason=args.reason or "",
                                    allow_secret=args.allow_secret))
+
+
+def _check_into(name: str) -> None:
+    """Refuse a merge target name memtui could not create or show: empty, `.`/`..`, hidden, control characters."""
+    base = name.rstrip("/").rsplit("/", 1)[-1]
+    if not name.strip() or base in ("", ".", "..", ".md") or base.startswith("."):
+        raise UsageError(f"--into {name!r}: give the merged memory a file name (not empty, not hidden, not . or ..)")
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
+        raise UsageError(f"--into {_safe(name)!r}: a file name with control characters (newline, tab, escape) is refused")
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -235,26 +257,36 @@ def cmd_history(args: argparse.Namespace) -> int:
     paths: list[str] = []
     if args.file:
         rel = _file_arg(store, args.file)
-        paths = [repo.rel(layout.resolve(rel))]
-        archived = layout.archive_dir / Path(rel).name
-        paths.append(repo.rel(archived))
+        resolved = layout.resolve(rel)
+        paths = [repo.rel(resolved)]
+        if _inside(resolved, layout.archive_dir):
+            paths.append(repo.rel(layout.live_path(resolved)))
+        elif _inside(resolved, layout.scan_root):
+            paths.append(repo.rel(layout.archived_path(resolved)))
     events = repo.history(paths)
     if args.revoked:
         events = revoked_only(events)
     if args.json:
-        json.dump([e.to_json() for e in events], sys.stdout, ensure_ascii=False, indent=2)
-        sys.stdout.write("\n")
+        _write_json([e.to_json() for e in events])
         return EXIT_OK
     if not events:
         print("no memtui events" + (" for that memory" if args.file else ""))
     for e in events:
-        line = f"{e.date[:10]}  {e.action:11} {e.memory}"
+        line = f"{e.date[:10]}  {e.action:11} {_safe(e.memory)}"
         if e.superseded_by:
-            line += f"  → {e.superseded_by}"
+            line += f"  → {_safe(e.superseded_by)}"
         if e.reason:
             line += f"  — {_safe(e.reason)}"
-        print(line + f"  ({e.author}, {e.commit[:8]})")
+        print(line + f"  ({_safe(e.author)}, {e.commit[:8]})")
     return EXIT_OK
+
+
+def _inside(path: Path, folder: Path) -> bool:
+    try:
+        path.relative_to(folder)
+    except ValueError:
+        return False
+    return True
 
 
 # --------------------------------------------------------------------------------------------- Claude Code hook
@@ -394,24 +426,25 @@ def main(argv: Sequence[str] | None = None) -> int:
             args = _command_parser().parse_args(argv)
             return int(args.func(args))
         return run_tui(_tui_parser().parse_args(argv))
-    except (UsageError, StoreError) as exc:
-        print(f"memtui: {exc}", file=sys.stderr)
+    except (UsageError, StoreError, NotInGit, ops.OpError, LockHeld) as exc:
+        # refusals and usage errors: exit 2 (DESIGN §5); 1 is reserved for check's error findings
+        print(f"memtui: {_safe(str(exc))}", file=sys.stderr)
         return EXIT_USAGE
-    except NotInGit as exc:
-        print(f"memtui: {exc}", file=sys.stderr)
-        return EXIT_USAGE
-    except (ops.OpError, LockHeld) as exc:
-        print(f"memtui: {exc}", file=sys.stderr)
-        return EXIT_FINDINGS
     except BrokenPipeError:
         # the reader (e.g. `| head`) went away: not an error of ours
         os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
         return EXIT_OK
     except OSError as exc:
-        print(f"memtui: {exc.filename or ''}: {exc.strerror or exc}", file=sys.stderr)
+        print(f"memtui: {_safe(str(exc.filename or ''))}: {_safe(str(exc.strerror or exc))}", file=sys.stderr)
         return EXIT_USAGE
     except KeyboardInterrupt:
         return 130
+    except Exception as exc:  # never a traceback for the person; MEMTUI_DEBUG=1 shows it
+        if os.environ.get("MEMTUI_DEBUG"):
+            raise
+        print(f"memtui: unexpected error ({type(exc).__name__}): {_safe(str(exc))[:500]} — nothing more was done; "
+              "please report this (MEMTUI_DEBUG=1 shows the details)", file=sys.stderr)
+        return EXIT_USAGE
     finally:
         try:
             sys.stdout.flush()

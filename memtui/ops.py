@@ -10,9 +10,14 @@ told to; and holds the store's lock while it works. The CLI and the TUI call the
 
 from __future__ import annotations
 
+import base64
 import datetime as dt
+import errno
+import hashlib
+import json
 import os
 import re
+import uuid
 from collections.abc import Iterator, Sequence
 from contextlib import contextmanager
 from dataclasses import dataclass, field
@@ -21,8 +26,8 @@ from pathlib import Path
 from memtui.analysis import dates as reldates
 from memtui.analysis import secrets
 from memtui.audit import repo as gitrepo
-from memtui.audit.lock import lock_path, store_lock
-from memtui.audit.repo import NotInGit, StoreRepo, message, open_repo
+from memtui.audit.lock import lock_path, pid_alive, store_lock
+from memtui.audit.repo import FileState, NotInGit, StoreRepo, escape_path, message, open_repo, run_git
 from memtui.core import frontmatter
 from memtui.core import index as idx
 from memtui.core.model import MEMORY_TYPES, Memory
@@ -39,7 +44,7 @@ STAMP_KEYS = ("status", "archived_at", "archived_reason", "superseded_by", "merg
 class OpError(Exception):
     """A refused or failed action; the message says what and why, naming the file."""
 
-    exit_code = 1
+    exit_code = 2
 
 
 class ChangedOnDisk(OpError):
@@ -82,18 +87,61 @@ class OpResult:
 # --------------------------------------------------------------------------------------------- files
 
 
-def atomic_write(path: Path, data: bytes) -> None:
-    """Write a file through a temp file in the same folder and a rename, keeping its permissions."""
+def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None) -> None:
+    """Write a file through a temp file and a rename, keeping its permissions.
+
+    With `tmp_dir` (the git folder) the temp file lives there, so a kill mid-write leaves no debris in the store;
+    when that folder is on another file system the temp file goes beside the target instead.
+    """
     path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f".{path.name}.memtui-{os.getpid()}.tmp")
+    if tmp_dir is not None and tmp_dir.is_dir():
+        try:
+            _write_via(tmp_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}", path, data)
+            return
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+    _write_via(path.with_name(f".{path.name[:80]}.memtui-{os.getpid()}-{uuid.uuid4().hex[:6]}.tmp"), path, data)
+
+
+def _write_via(tmp: Path, path: Path, data: bytes) -> None:
     mode = path.stat().st_mode & 0o777 if path.exists() else None
-    with open(tmp, "wb") as fh:
-        fh.write(data)
-        fh.flush()
-        os.fsync(fh.fileno())
-    if mode is not None:
-        os.chmod(tmp, mode)
-    os.replace(tmp, path)
+    try:
+        with open(tmp, "wb") as fh:
+            fh.write(data)
+            fh.flush()
+            os.fsync(fh.fileno())
+        if mode is not None:
+            os.chmod(tmp, mode)
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+        raise
+
+
+TEMP_FILE = re.compile(r"^\..*\.memtui-\d+(-[0-9a-f]+)?\.tmp$")
+
+
+def _remove_temp_files(layout: StoreLayout) -> list[Path]:
+    """Delete temp files a killed memtui left in the store (only memtui's own names; the lock is held)."""
+    removed = []
+    for folder in {layout.root, layout.scan_root, layout.archive_dir}:
+        if not folder.is_dir() or folder.is_symlink():
+            continue
+        for dirpath, dirnames, filenames in os.walk(folder):
+            dirnames[:] = [d for d in dirnames if d != ".git"]
+            for name in filenames:
+                if TEMP_FILE.match(name):
+                    path = Path(dirpath) / name
+                    try:
+                        path.unlink()
+                        removed.append(path)
+                    except OSError:
+                        pass
+    return removed
 
 
 def _inside(path: Path, folder: Path) -> bool:
@@ -104,6 +152,15 @@ def _inside(path: Path, folder: Path) -> bool:
     return True
 
 
+def check_new_name(rel: str) -> None:
+    """Refuse a name memtui would create but could not show or name safely: control characters, hidden, empty."""
+    if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in rel):
+        raise PathRefused(f"{escape_path(rel)}: a new file name with control characters (newline, tab, escape) is refused")
+    name = rel.rstrip("/").rsplit("/", 1)[-1]
+    if not name or name.startswith(".") or name in (".md",):
+        raise PathRefused(f"{escape_path(rel) or repr(rel)}: hidden or empty file names are not memories (memtui's scan skips them)")
+
+
 def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exist: bool = True) -> Path:
     """The absolute path of a store-relative memory path, refusing anything that leaves the store.
 
@@ -112,16 +169,26 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
     """
     if not rel or "\0" in rel:
         raise PathRefused("no file named")
+    if not must_exist:
+        check_new_name(rel)
     if os.path.isabs(rel):
         raise PathRefused(f"{rel}: absolute paths are refused; name the file relative to the store")
     candidate = Path(os.path.normpath(layout.root / rel))
     allowed = [layout.scan_root] + ([layout.archive_dir] if archive else [])
     if not any(_inside(candidate, a) for a in allowed):
-        raise PathRefused(f"{rel}: outside the store {layout.root}")
-    if candidate.name in (INDEX_NAME, ARCHIVE_INDEX):
-        raise PathRefused(f"{rel}: that is an index, not a memory")
-    if candidate.suffix != ".md":
-        raise PathRefused(f"{rel}: not a Markdown memory file")
+        raise PathRefused(f"{escape_path(rel)}: outside the store {layout.root}")
+    in_archive = _inside(candidate, layout.archive_dir)
+    if in_archive and not archive:
+        raise PathRefused(f"{escape_path(rel)}: that memory is archived; restore it first")
+    name = candidate.name
+    if in_archive and layout.archive_suffix:
+        if not name.endswith(layout.archive_suffix):
+            raise PathRefused(f"{escape_path(rel)}: not an archived memory (archived files end in {layout.archive_suffix})")
+        name = name[: -len(layout.archive_suffix)]
+    if name in (INDEX_NAME, ARCHIVE_INDEX):
+        raise PathRefused(f"{escape_path(rel)}: that is an index, not a memory")
+    if not name.endswith(".md"):
+        raise PathRefused(f"{escape_path(rel)}: not a Markdown memory file")
     if candidate.exists() or candidate.is_symlink():
         real = candidate.resolve()
         if not any(_inside(real, a.resolve()) for a in allowed):
@@ -136,16 +203,29 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
 
 @dataclass
 class _Txn:
-    """One decision in progress: the repo, what was written (for rollback), and notes for the person."""
+    """One decision in progress: the repo, what memtui wrote (for commit and rollback), and notes for the person.
+
+    `before` holds each written file's bytes before memtui's first write (None: it did not exist) and `after`
+    what memtui left there (None: deleted). Both are journaled in the git folder before each write, so a
+    killed action is rolled back (or, if its commit landed, just tidied) by the next one.
+    """
 
     layout: StoreLayout
     repo: StoreRepo
     today: dt.date
     allow_secret: bool
-    written: dict[Path, bytes | None] = field(default_factory=dict)
-    touched: set[Path] = field(default_factory=set)
+    before: dict[Path, bytes | None] = field(default_factory=dict)
+    after: dict[Path, bytes | None] = field(default_factory=dict)
+    versions: dict[Path, list[str]] = field(default_factory=dict)
+    """Fingerprints of every state memtui left a file in during this decision (a kill may land between two)."""
     agent_commit: str | None = None
     notes: list[str] = field(default_factory=list)
+    journal: Path | None = None
+
+    @property
+    def touched(self) -> set[Path]:
+        """Every file memtui wrote or deleted in this decision."""
+        return set(self.after)
 
     def rel(self, path: Path) -> str:
         return self.layout.rel(path)
@@ -165,46 +245,65 @@ class _Txn:
             )
         return data
 
-    def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
-        """Write atomically, first checking the file still holds `expected` (None: must not exist)."""
+    def _check(self, path: Path, expected: bytes | None) -> None:
         now = path.read_bytes() if path.exists() else None
-        if path not in self.written:
-            self.written[path] = now
-        self.touched.add(path)
-        if expected is not None and now != expected:
-            raise ChangedOnDisk(f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed",
-                                self.rel(path), None)
-        atomic_write(path, data)
-
-    def delete(self, path: Path, *, expected: bytes) -> None:
-        now = path.read_bytes()
         if now != expected:
             raise ChangedOnDisk(f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed",
                                 self.rel(path), None)
-        self.written.setdefault(path, now)
-        self.touched.add(path)
+
+    def _remember(self, path: Path, before: bytes | None, after: bytes | None) -> None:
+        if path not in self.before:
+            self.before[path] = before
+        self.after[path] = after
+        self.versions.setdefault(path, []).append(_fingerprint(after))
+        self._write_journal()
+
+    def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
+        """Write atomically, first checking the file still holds `expected` (None: it must not exist)."""
+        if path.is_symlink() or path.parent.is_symlink():
+            raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links")
+        self._check(path, expected)
+        self._remember(path, expected, data)
+        atomic_write(path, data, tmp_dir=self.repo.git_dir)
+
+    def delete(self, path: Path, *, expected: bytes) -> None:
+        """Delete a file, first checking it still holds `expected`."""
+        self._check(path, expected)
+        self._remember(path, expected, None)
         path.unlink()
 
     def rollback(self) -> None:
-        for path, data in self.written.items():
-            if data is None:
-                if path.exists():
-                    path.unlink()
+        """Put back what memtui changed — only files that still hold exactly what memtui wrote."""
+        kept = []
+        for path in self.after:
+            now = path.read_bytes() if path.exists() else None
+            if _fingerprint(now) not in self.versions.get(path, []):
+                if now != self.before.get(path):
+                    kept.append(self.rel(path))
+                continue
+            old = self.before.get(path)
+            if old is None:
+                path.unlink()
             else:
-                atomic_write(path, data)
-        self.written.clear()
+                atomic_write(path, old, tmp_dir=self.repo.git_dir)
+        if kept:
+            self.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
+        self.before.clear()
+        self.after.clear()
+        self.versions.clear()
+        self._clear_journal()
 
-    def check_secrets(self) -> None:
+    def check_secrets(self, msg: str = "") -> None:
+        """Refuse (unless allowed) when any byte memtui is about to commit — files or message — looks like a secret."""
         if self.allow_secret:
             return
         leaks = []
-        for path in self.written:
-            if path.exists() and path.suffix == ".md":
-                try:
-                    hits = secrets.scan(decode(path.read_bytes()))
-                except DecodeError:
-                    continue
-                leaks += [f"{self.rel(path)}:{h.line} ({h.label})" for h in hits]
+        for path, data in self.after.items():
+            if data is not None:
+                leaks += [f"{self.rel(path)}:{h.line} ({h.label})" for h in scan_bytes(data)]
+            leaks += [f"the file name {self.rel(path)} ({h.label})" for h in secrets.scan(path.name)]
+        if msg:
+            leaks += [f"the commit message, line {h.line} ({h.label})" for h in secrets.scan(msg)]
         if leaks:
             raise SecretRefused(
                 "refused: the change would commit what looks like a secret: " + ", ".join(leaks)
@@ -212,51 +311,178 @@ class _Txn:
             )
 
     def commit(self, msg: str) -> str | None:
-        self.check_secrets()
-        sha = self.repo.commit_paths_only(msg, [self.repo.rel(p) for p in sorted(self.touched)])
-        self.written.clear()
-        self.touched.clear()
+        """Commit exactly the bytes memtui wrote (scanned first), nothing else."""
+        self.check_secrets(msg)
+        files = {self.repo.rel(p): (None if data is None else FileState(data, _mode_of(p))) for p, data in self.after.items()}
+        sha = self.repo.commit_files(msg, files)
+        self.before.clear()
+        self.after.clear()
+        self.versions.clear()
+        self._clear_journal()
         self._note_identity()
         return sha
 
     def _note_identity(self) -> None:
-        if self.repo.identity_note and self.repo.identity_note not in self.notes:
-            self.notes.append(self.repo.identity_note)
+        for note in (self.repo.identity_note, self.repo.index_note):
+            if note and note not in self.notes:
+                self.notes.append(note)
+        self.repo.index_note = ""
+
+    def _write_journal(self) -> None:
+        if self.journal is None:
+            return
+        entries = [
+            {"path": os.fsencode(str(p)).decode("latin-1"),
+             "before": None if self.before[p] is None else base64.b64encode(self.before[p] or b"").decode(),
+             "after": _fingerprint(a), "versions": self.versions.get(p, [])}
+            for p, a in self.after.items()
+        ]
+        atomic_write(self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir)
+
+    def _clear_journal(self) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def _fingerprint(data: bytes | None) -> str:
+    return "absent" if data is None else hashlib.sha256(data).hexdigest()
+
+
+def _mode_of(path: Path) -> str:
+    try:
+        return "100755" if os.stat(path).st_mode & 0o111 else "100644"
+    except OSError:
+        return "100644"
+
+
+def scan_bytes(data: bytes) -> list[secrets.SecretHit]:
+    """Secret hits in any bytes: as UTF-8 (bad bytes replaced), and with NULs dropped (UTF-16 text)."""
+    text = data.decode("utf-8", "replace")
+    hits = secrets.scan(text)
+    if b"\0" in data:
+        hits += secrets.scan(data.replace(b"\0", b"").decode("utf-8", "replace"))
+    return hits
+
+
+def _recover(txn: _Txn) -> None:
+    """Finish or undo an action a kill interrupted: roll back its files (if its commit never landed), tidy up."""
+    txn.repo.finish_interrupted_syncs()
+    removed = _remove_temp_files(txn.layout)
+    for private in [*txn.repo.git_dir.glob("memtui-index-*"), *txn.repo.git_dir.glob("memtui-tmp-*")]:
+        pid = private.name.split("-")[2] if private.name.count("-") >= 3 else ""
+        if pid.isdigit() and not pid_alive(int(pid)):
+            try:
+                private.unlink()
+            except OSError:
+                pass
+    if removed:
+        txn.notes.append(f"removed {len(removed)} temp file(s) left by an interrupted memtui action")
+    journal = txn.journal
+    if journal is None or not journal.exists():
+        return
+    try:
+        state = json.loads(journal.read_bytes())
+        entries = state["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.unlink()
+        return
+    head = txn.repo.head()
+    rolled, rels = 0, []
+    for entry in entries:
+        path = Path(os.fsdecode(entry["path"].encode("latin-1")))
+        rel = txn.repo.rel(path)
+        rels.append(rel)
+        now = path.read_bytes() if path.exists() else None
+        if _fingerprint(now) not in entry.get("versions", [entry.get("after")]):
+            continue  # not what memtui left there: someone else wrote it since, leave it
+        committed = txn.repo.show(head, rel) if head else None
+        if committed == now:
+            continue  # the commit landed before the kill: nothing to undo
+        before = entry["before"]
+        if before is None:
+            if path.exists():
+                path.unlink()
+        else:
+            atomic_write(path, base64.b64decode(before), tmp_dir=txn.repo.git_dir)
+        rolled += 1
+    try:
+        txn.repo.sync_index([r for r in rels if txn.repo.owns(r)])
+    except NotInGit:
+        pass
+    journal.unlink()
+    if rolled:
+        txn.notes.append(f"an interrupted memtui action was rolled back ({rolled} file(s) put back as they were)")
 
 
 def _record_agent_writes(txn: _Txn) -> None:
-    """Commit what the agent wrote since the last commit, on its own, so history separates it from decisions."""
+    """Commit what the agent wrote since the last commit, on its own, so history separates it from decisions.
+
+    Every byte is scanned (any file type, decodable or not, and the file's name); files that look like they
+    hold a secret are left out and named in a note.
+    """
     changed = txn.repo.changed_paths()
     if not changed:
         return
     withheld = []
+    files: dict[str, FileState | None] = {}
     for rel in changed:
         path = txn.repo.work_tree / rel
-        if path.is_file() and path.suffix == ".md":
-            try:
-                if secrets.scan(decode(path.read_bytes())):
-                    withheld.append(rel)
-            except DecodeError:
-                pass
-    to_commit = [c for c in changed if c not in withheld]
+        if path.is_symlink():
+            data, mode = os.fsencode(os.readlink(path)), "120000"
+        elif path.is_file():
+            data, mode = path.read_bytes(), _mode_of(path)
+        elif not path.exists():
+            files[rel] = None
+            continue
+        else:
+            continue  # a folder (nested repository): not memtui's to record
+        if scan_bytes(data) or secrets.scan(rel):
+            withheld.append(rel)
+            continue
+        files[rel] = FileState(data, mode)
     if withheld:
-        txn.notes.append("not recorded (holds a secret): " + ", ".join(withheld))
-    if not to_commit:
+        shown = [escape_path(w) if not secrets.scan(w) else "(a file whose name looks like a secret)" for w in withheld]
+        txn.notes.append("not recorded (holds a secret): " + ", ".join(shown))
+    if not files:
         return
-    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(f"- {p}" for p in to_commit)
-    msg = f"memtui: record agent writes ({len(to_commit)} file{'s' if len(to_commit) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
-    for rel in to_commit[:50]:
-        msg += f"Memtui-Memory: {rel}\n"
-    txn.agent_commit = txn.repo.commit_paths_only(msg, to_commit)
+    names = list(files)
+    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(f"- {escape_path(p)}" for p in names[:200])
+    msg = f"memtui: record agent writes ({len(names)} file{'s' if len(names) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
+    for rel in names[:50]:
+        msg += f"Memtui-Memory: {escape_path(rel)}\n"
+    txn.agent_commit = txn.repo.commit_files(msg, files)
+
+
+def _refuse_links(layout: StoreLayout) -> None:
+    """The symlink rule for the parts memtui writes besides memories: indexes and the archive folder."""
+    parts = [layout.index_path, layout.archive_index_path, layout.archive_dir]
+    if layout.kind == "typed":
+        parts.append(layout.scan_root)
+    for part in parts:
+        if part.is_symlink():
+            raise PathRefused(f"{part} is a symlink; memtui does not write through links (it could write outside "
+                              "the store) — replace it with the real file or folder")
 
 
 @contextmanager
 def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None = None) -> Iterator[_Txn]:
     layout = detect_layout(store)
+    _refuse_links(layout)
     repo = open_repo(layout)
-    git_dir = Path(repo.repo.git_dir)
-    with store_lock(lock_path(git_dir, layout.root)):
-        txn = _Txn(layout=layout, repo=repo, today=today or dt.date.today(), allow_secret=allow_secret)
+    if not repo.owns(repo.rel(layout.archive_dir)):
+        raise OpError(f"the archive {layout.archive_dir} lies outside the repository at {repo.work_tree}; "
+                      "memtui cannot record decisions there")
+    lock = lock_path(repo.git_dir, layout.root)
+    with store_lock(lock):
+        repo.refuse_unsafe_state()
+        txn = _Txn(layout=layout, repo=repo, today=today or dt.date.today(), allow_secret=allow_secret,
+                   journal=lock.with_name(lock.stem + ".journal"))
+        _recover(txn)
+        if repo.detached():
+            txn.notes.append("HEAD is detached: this decision is committed on no branch (create one to keep it)")
         _record_agent_writes(txn)
         try:
             yield txn
@@ -341,11 +567,11 @@ def _stamp(text: str, updates: dict[str, str]) -> str:
 
 def _archive_one(txn: _Txn, path: Path, data: bytes, memory: Memory, reason: str, stamps: dict[str, str]) -> Path:
     """Move one memory into the archive: stamp its front matter (lines added only), move its index line."""
-    rel_in_scan = path.relative_to(txn.layout.scan_root)
-    dest = txn.layout.archive_dir / rel_in_scan
+    first = txn.layout.archived_path(path)
+    dest = first
     n = 2
-    while dest.exists():
-        dest = dest.with_name(f"{rel_in_scan.stem}-{n}.md")
+    while dest.exists() or dest.is_symlink():
+        dest = first.with_name(f"{path.stem}-{n}.md{txn.layout.archive_suffix}")
         n += 1
     if memory.is_malformed or not memory.has_frontmatter:
         new_data = data  # never rewrite what could not be parsed, and never add front matter to a file without one
@@ -401,8 +627,8 @@ def restore(store: Path, file: str, *, expected_hash: str | None = None, today: 
         layout = txn.layout
         path = _archived_path(layout, file)
         memory, data = _load(txn, path, expected_hash, archive=True)
-        dest = layout.scan_root / path.relative_to(layout.archive_dir)
-        if dest.exists():
+        dest = layout.live_path(path)
+        if dest.exists() or dest.is_symlink():
             raise OpError(f"{txn.rel(dest)} already exists; archive or rename it before restoring {file}")
         if memory.has_frontmatter and not memory.is_malformed:
             new_data = _encode_like(frontmatter.remove_keys(memory.text, list(STAMP_KEYS)), data)
@@ -423,6 +649,8 @@ def _archived_path(layout: StoreLayout, file: str) -> Path:
     archive_rel = Path(os.path.relpath(layout.archive_dir, layout.root)).as_posix()
     if not Path(os.path.normpath(layout.root / file)).is_relative_to(layout.archive_dir):
         candidates.append(f"{archive_rel}/{file}")
+    if layout.archive_suffix:
+        candidates += [c + layout.archive_suffix for c in list(candidates) if not c.endswith(layout.archive_suffix)]
     for cand in candidates:
         try:
             path = safe_path(layout, cand, archive=True)
@@ -627,13 +855,35 @@ def verify(store: Path, file: str, *, expected_hash: str | None = None, today: d
             raise OpError(f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead")
         stamp = txn.today.isoformat()
         under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
-        new_text = frontmatter.set_keys(memory.text, {"last_verified": stamp}, under=under)
+        base_text, dropped = _drop_shadowed_duplicates(memory.text, "last_verified")
+        if dropped:
+            txn.notes.append(f"{memory.path}: `last_verified` appeared {dropped + 1} times; YAML reads only the last, "
+                             "so the earlier lines were removed and the last one stamped")
+        new_text = frontmatter.set_keys(base_text, {"last_verified": stamp}, under=under)
         if new_text == memory.text:
             return OpResult("verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes))
         txn.write(path, _encode_like(new_text, data), expected=data)
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Verified", stamp)]
         sha = txn.commit(message("verify", path.name, "", trailers))
         return OpResult("verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes))
+
+
+def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
+    """Remove top-level `key:` lines of the front matter that a later one shadows (YAML keeps the last)."""
+    try:
+        block, end = frontmatter.split_block(text)
+    except frontmatter.FrontMatterError:
+        return text, 0
+    if block is None:
+        return text, 0
+    pattern = re.compile(rf"^{re.escape(key)}\s*:")
+    head = text[: text.index(block)] if block else ""
+    lines = block.splitlines(keepends=True)
+    hits = [i for i, line in enumerate(lines) if pattern.match(line)]
+    if len(hits) < 2:
+        return text, 0
+    keep = [line for i, line in enumerate(lines) if i not in hits[:-1]]
+    return head + "".join(keep) + text[len(head) + len(block):], len(hits) - 1
 
 
 def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date | None = None,
@@ -681,7 +931,19 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
         target = next((e for e in events if e.action in UNDOABLE and e.commit not in reverted), None)
         if target is None:
             raise OpError("nothing to undo: no memtui decision in this store's history")
-        changes = repo.commit_paths(target.commit)
+        parent = repo.resolve(target.commit + "^")
+        if parent is None:
+            raise OpError(
+                f"cannot undo {target.action} of {target.memory}: the commit before that decision "
+                f"({target.commit[:8]}^) is not in this repository (a shallow clone?); nothing was changed"
+            )
+        changes = repo.commit_paths(target.commit, parent)
+        foreign = [p for _, p in changes if not repo.owns(p)]
+        if foreign:
+            raise OpError(
+                f"cannot undo {target.action} of {target.memory}: commit {target.commit[:8]} also changed files outside "
+                f"the store ({', '.join(escape_path(f) for f in foreign[:3])}); memtui only undoes its own store changes"
+            )
         memtui_commits = {e.commit for e in events}
         touched = [p for _, p in changes]
         later = [c for c in repo.commits_touching(target.commit, touched) if c not in memtui_commits]
@@ -694,7 +956,7 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
         for status, rel in changes:
             path = repo.work_tree / rel
             at_commit = repo.show(target.commit, rel)
-            before = repo.show(target.commit + "^", rel) if status != "A" else None
+            before = repo.show(parent, rel) if status != "A" else None
             now = path.read_bytes() if path.exists() else None
             if now != at_commit:
                 raise OpError(f"cannot undo {target.action}: {rel} changed since that decision; nothing was changed")
@@ -718,7 +980,8 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
 def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
     """Remember that a person kept both memories of a flagged pair, until either of them changes."""
     with _decision(store, today=today) as txn:
-        trailers = [("Memtui-Memory", a.path), ("Memtui-Memory", b.path), ("Memtui-Pair-Kind", kind),
+        trailers = [("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
+                    ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))), ("Memtui-Pair-Kind", kind),
                     ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}")]
         msg = message("keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers)
         sha = txn.repo.marker_commit(msg)
@@ -745,30 +1008,34 @@ GITIGNORE = """# memtui: only the memory store and its archive are versioned her
 
 
 def init(store: Path) -> OpResult:
-    """Put a store that is not in git under git: a repository at the folder holding the store and its archive."""
-    import git
+    """Put a store that is not in git under git: a repository at the folder holding the store and its archive.
 
+    Every file that would go into the first commit is scanned (any type, decodable or not, and its name).
+    """
     layout = detect_layout(store)
-    if gitrepo.try_open_repo(layout) is not None:
+    _refuse_links(layout)
+    try:
+        gitrepo.open_repo(layout)
+    except gitrepo.GitFailed as exc:
+        raise OpError(str(exc)) from None
+    except NotInGit:
+        pass
+    else:
         raise OpError(f"{layout.root} is already in a git repository; nothing to do")
+    top = layout.root.parent if layout.kind == "flat" else layout.root
     leaks = []
+    candidates = [layout.index_path] if layout.index_path.is_file() else []
     for folder in (layout.scan_root, layout.archive_dir):
-        for file in sorted(folder.rglob("*.md")) if folder.is_dir() else []:
-            try:
-                hits = secrets.scan(decode(file.read_bytes()))
-            except DecodeError:
-                continue
-            leaks += [f"{file}:{h.line} ({h.label})" for h in hits]
-    if layout.index_path.is_file():
-        try:
-            leaks += [f"{layout.index_path}:{h.line} ({h.label})" for h in secrets.scan(decode(layout.index_path.read_bytes()))]
-        except DecodeError:
-            pass
+        if folder.is_dir():
+            candidates += sorted(p for p in folder.rglob("*") if p.is_file() and not p.is_symlink())
+    for file in candidates:
+        rel = Path(os.path.relpath(file, top)).as_posix()
+        leaks += [f"{escape_path(rel)}:{h.line} ({h.label})" for h in scan_bytes(file.read_bytes())]
+        leaks += [f"the file name {escape_path(rel)} ({h.label})" for h in secrets.scan(file.name)]
     if leaks:
         raise SecretRefused("refused: these files look like they hold secrets; remove them before memtui puts the store under git: "
                             + ", ".join(leaks))
-    top = layout.root.parent if layout.kind == "flat" else layout.root
-    repo = git.Repo.init(top)
+    run_git(top, ["init", "-q"])
     ignore = top / ".gitignore"
     if layout.kind == "flat":
         content = GITIGNORE.format(store=layout.root.name, archive=layout.archive_dir.name)
@@ -776,9 +1043,16 @@ def init(store: Path) -> OpResult:
         content = "# memtui: only the memory store is versioned here.\n/*\n!/.gitignore\n!/MEMORY.md\n!/memory/\n!/memory.archive/\n"
     if not ignore.exists():
         atomic_write(ignore, content.encode())
-    srepo = StoreRepo(layout=layout, repo=repo)
+    srepo = open_repo(layout)
+    files: dict[str, FileState | None] = {}
+    for rel in [".gitignore", *srepo.changed_paths()]:
+        path = srepo.work_tree / rel
+        if path.is_symlink():
+            files[rel] = FileState(os.fsencode(os.readlink(path)), "120000")
+        elif path.is_file():
+            files[rel] = FileState(path.read_bytes(), _mode_of(path))
     msg = message("init", layout.root.name, "Put the memory store under git.", [("Memtui-Memory", srepo.rel(layout.root))])
-    sha = srepo.commit_paths_only(msg, [".gitignore", *srepo.owned_paths()])
+    sha = srepo.commit_files(msg, files)
     notes = (srepo.identity_note,) if srepo.identity_note else ()
     return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)
 

@@ -28,7 +28,7 @@ def test_archive_history_and_undo_from_the_command_line(tmp_path: Path) -> None:
     assert json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout) == []
 
 
-def test_refusals_exit_one_with_a_message_and_change_nothing(tmp_path: Path) -> None:
+def test_refusals_exit_two_with_a_message_and_change_nothing(tmp_path: Path) -> None:
     top = tmp_path / "p"
     write_files(top, {"memory/a.md": memory("a")})
     init_repo(top)
@@ -37,7 +37,7 @@ def test_refusals_exit_one_with_a_message_and_change_nothing(tmp_path: Path) -> 
                  ["archive", str(top / "memory"), "missing.md", "--reason", "x"],
                  ["archive", str(top / "memory"), "a.md", "--reason", " "]):
         out = run(*args)
-        assert out.returncode == 1 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
+        assert out.returncode == 2 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
     assert git(top, "rev-parse", "HEAD") == head
     missing_reason = run("archive", str(top / "memory"), "a.md")
     assert missing_reason.returncode == 2 and "--reason" in missing_reason.stderr

@@ -1,25 +1,28 @@
-"""A write lock per store, so two memtui processes never write the same store at once.
+"""A write lock per store, so two memtui actions never write the same store at once.
 
-Same protocol as Claude Code's consolidation lock (seed 003): the body is the holder's PID and the mtime says
-when it was taken; a lock older than an hour or whose PID is dead is reclaimed, and after writing our PID we
-read it back (when two processes reclaim at once, the last writer wins). It is memtui's own file, kept in the
-repository's git folder: taking Claude Code's `.consolidate-lock` would reset the agent's consolidation timer.
+Two layers: a process-wide `threading.Lock` (the TUI runs actions in worker threads, and threads of one
+process share a PID) and an exclusive `flock` on a file in the repository's git folder (other processes).
+The kernel drops an flock when its holder dies, so a kill -9 never leaves a lock to reclaim by hand; the file
+itself stays (removing it would let a third process lock a different inode). The file holds the holder's PID
+so a refusal can name it. It is memtui's own file: taking Claude Code's `.consolidate-lock` would reset the
+agent's consolidation timer.
 """
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
 import os
-import time
+import threading
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
-STALE_SECONDS = 3600
+_PROCESS_LOCK = threading.Lock()
 
 
 class LockHeld(Exception):
-    """Another live memtui process is writing this store."""
+    """Another memtui action (another process, or another thread of this one) is writing this store."""
 
 
 def pid_alive(pid: int) -> bool:
@@ -41,37 +44,44 @@ def lock_path(git_dir: Path, store_root: Path) -> Path:
     return git_dir / f"memtui-{digest}.lock"
 
 
-def _holder(path: Path) -> tuple[int | None, float]:
+def _holder(fd: int) -> str:
     try:
-        body = path.read_text().strip()
-        mtime = path.stat().st_mtime
+        os.lseek(fd, 0, os.SEEK_SET)
+        return os.read(fd, 64).decode("ascii", "replace").strip()
     except OSError:
-        return None, 0.0
-    try:
-        return int(body), mtime
-    except ValueError:
-        return None, mtime
+        return ""
 
 
 @contextmanager
 def store_lock(path: Path, *, now: float | None = None) -> Iterator[None]:
-    """Hold the store's write lock for the duration of the block; raises LockHeld if a live process has it."""
-    pid = os.getpid()
-    holder, mtime = _holder(path)
-    current = time.time() if now is None else now
-    if holder is not None and holder != pid and current - mtime < STALE_SECONDS and pid_alive(holder):
-        raise LockHeld(f"another memtui process (PID {holder}) is writing this store; try again when it is done")
-    path.parent.mkdir(parents=True, exist_ok=True)
-    tmp = path.with_name(f"{path.name}.{pid}.tmp")
-    tmp.write_text(str(pid))
-    os.replace(tmp, path)
-    if _holder(path)[0] != pid:
-        raise LockHeld("another memtui process took the store's lock at the same moment; try again")
+    """Hold the store's write lock for the duration of the block; raises LockHeld if anyone else has it.
+
+    `now` is accepted for compatibility and ignored: a held flock is never stale (its holder is alive).
+    """
+    if not _PROCESS_LOCK.acquire(blocking=False):
+        raise LockHeld("another memtui action is still running in this window; try again when it is done")
     try:
-        yield
-    finally:
-        if _holder(path)[0] == pid:
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd = os.open(path, os.O_RDWR | os.O_CREAT, 0o600)
+        try:
             try:
-                path.unlink()
-            except OSError:
-                pass
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = _holder(fd)
+                who = f" (PID {holder})" if holder.isdigit() else ""
+                raise LockHeld(f"another memtui process{who} is writing this store; try again when it is done") from None
+            os.ftruncate(fd, 0)
+            os.lseek(fd, 0, os.SEEK_SET)
+            os.write(fd, str(os.getpid()).encode())
+            try:
+                yield
+            finally:
+                try:
+                    os.ftruncate(fd, 0)
+                except OSError:
+                    pass
+                fcntl.flock(fd, fcntl.LOCK_UN)
+        finally:
+            os.close(fd)
+    finally:
+        _PROCESS_LOCK.release()

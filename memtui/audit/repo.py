@@ -1,16 +1,26 @@
-"""The git repository that holds a store: commits limited to the store's paths, trailers, file dates, history."""
+"""The git repository that holds a store: commits limited to the store's paths, trailers, file dates, history.
+
+Every git call is a plain `git` subprocess (no shared long-lived `cat-file` pipe, so any thread may call any
+method) with a timeout, hooks switched off (`core.hooksPath` pointing at an empty place, fsmonitor off),
+literal pathspecs, NUL-separated output, and the caller's `GIT_DIR`/`GIT_WORK_TREE` removed from the
+environment: the repository is always the one found from the store's own folder.
+
+Commits are built in a private index (`GIT_INDEX_FILE`) from the exact bytes memtui validated, written with
+`commit-tree` and `update-ref`; the user's own index is never used to stage memtui's changes, only brought in
+line for the committed paths afterwards.
+"""
 
 from __future__ import annotations
 
 import datetime as dt
 import os
-import tempfile
-from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+import signal
+import subprocess
+import threading
+import uuid
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-
-import git
 
 from memtui.analysis.check import FileDates
 from memtui.core.store import StoreLayout
@@ -18,10 +28,20 @@ from memtui.core.store import StoreLayout
 FALLBACK_NAME = "memtui"
 FALLBACK_EMAIL = "memtui@localhost"
 TRAILER_PREFIX = "Memtui-"
+GIT_TIMEOUT = float(os.environ.get("MEMTUI_GIT_TIMEOUT", "60"))
+_SCRUBBED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
+                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE", "GIT_EXTERNAL_DIFF",
+                 "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_TRACE")
+_NO_HOOKS_DIR = os.devnull
+ZERO_OID = "0" * 40
 
 
 class NotInGit(Exception):
-    """The store is not inside a git work tree."""
+    """The store is not inside a usable git work tree (base of every repository refusal)."""
+
+
+class GitFailed(NotInGit):
+    """A git command failed, timed out, or the repository is in a state memtui does not act in."""
 
 
 @dataclass(frozen=True)
@@ -43,6 +63,15 @@ class Event:
         """The first memory the event is about."""
         return self.memories[0] if self.memories else ""
 
+    def about(self, wanted: Sequence[str]) -> Event:
+        """The same event labelled by the first of `wanted` it touched (history of one file names that file)."""
+        for path in wanted:
+            if path in self.memories and path != self.memory:
+                return Event(self.commit, self.date, self.author, self.action,
+                             (path, *[m for m in self.memories if m != path]), self.reason, self.superseded_by,
+                             self.subject, self.trailers)
+        return self
+
     def to_json(self) -> dict[str, str | list[str]]:
         """The shape of `memtui history --json`."""
         return {
@@ -57,18 +86,215 @@ class Event:
         }
 
 
+def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
+    """The environment every git call gets: the caller's, minus what would point git at another repository."""
+    env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
+    env.update(GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat",
+               GIT_EDITOR="true")
+    if extra:
+        env.update(extra)
+    return env
+
+
+def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None, env: Mapping[str, str] | None = None,
+            check: bool = True, timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+    """Run one git command with hooks off and a timeout; raises GitFailed (in words) when it fails."""
+    cmd = ["git", "-c", f"core.hooksPath={_NO_HOOKS_DIR}", "-c", "core.fsmonitor=false", "-c", "commit.gpgsign=false",
+           "-c", "tag.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.quotePath=false",
+           *args]
+    limit = GIT_TIMEOUT if timeout is None else timeout
+    try:
+        proc = subprocess.Popen(cmd, cwd=cwd, env=git_env(env), stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+    except FileNotFoundError:
+        raise GitFailed("git is not installed (or not on PATH); memtui needs it to record decisions") from None
+    except NotADirectoryError:
+        raise NotInGit(f"{cwd}: not a folder") from None
+    try:
+        out, err = proc.communicate(input=input, timeout=limit)
+    except subprocess.TimeoutExpired:
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except OSError:
+            pass
+        proc.communicate()
+        raise GitFailed(f"`git {args[0]}` did not finish within {limit:.0f} s in {cwd}; nothing was committed") from None
+    result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
+    if check and proc.returncode != 0:
+        raise GitFailed(explain_git_error(args, proc.returncode, err.decode("utf-8", "replace"), cwd))
+    return result
+
+
+def explain_git_error(args: Sequence[str], code: int, stderr: str, cwd: Path) -> str:
+    """A git failure in words: what went wrong and what to do next."""
+    text = " ".join(stderr.split())
+    if "index.lock" in stderr and ("File exists" in stderr or "Unable to create" in stderr):
+        lock = next((w.strip("'\":") for w in stderr.split() if w.strip("'\":").endswith("index.lock")), "index.lock")
+        return (f"git's index is locked ({lock}): another git command is running, or one was killed. "
+                f"If no git is running, remove that file and try again; nothing was committed")
+    if "dubious ownership" in stderr:
+        return (f"git refuses to work in {cwd}: the repository belongs to another user. If you trust it, run "
+                "`git config --global --add safe.directory <repo>`; nothing was changed")
+    if code < 0:
+        return f"`git {args[0]}` was killed by signal {-code} in {cwd}; nothing was committed — try again"
+    return f"`git {args[0]}` failed in {cwd}: {text[:400] or f'exit {code}'}"
+
+
+def _stat_key(path: Path) -> tuple[int, int, int] | None:
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_ino, st.st_size, st.st_mtime_ns)
+
+
+def _text(data: bytes) -> str:
+    return os.fsdecode(data) if data else ""
+
+
+def escape_path(path: str) -> str:
+    """A path as one line of clean text for trailers and commit bodies (newlines, controls and odd bytes escaped)."""
+    out = []
+    for ch in path:
+        code = ord(ch)
+        if ch == "\\":
+            out.append("\\\\")
+        elif 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
+            out.append(f"\\x{code - 0xDC00:02x}")
+        elif ch == "\n":
+            out.append("\\n")
+        elif ch == "\r":
+            out.append("\\r")
+        elif code < 0x20 and ch != "\t" or code == 0x7F or (0x80 <= code < 0xA0) or ch in "\u2028\u2029":
+            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
+def unescape_path(text: str) -> str:
+    """The inverse of `escape_path`."""
+    if "\\" not in text:
+        return text
+    out: list[str] = []
+    i = 0
+    while i < len(text):
+        ch = text[i]
+        if ch != "\\" or i + 1 >= len(text):
+            out.append(ch)
+            i += 1
+            continue
+        nxt = text[i + 1]
+        if nxt in "\\nrt":
+            out.append({"\\": "\\", "n": "\n", "r": "\r", "t": "\t"}[nxt])
+            i += 2
+        elif nxt == "x" and i + 4 <= len(text):
+            code = int(text[i + 2 : i + 4], 16)
+            out.append(chr(0xDC00 + code) if code >= 0x80 else chr(code))
+            i += 4
+        elif nxt == "u" and i + 6 <= len(text):
+            out.append(chr(int(text[i + 2 : i + 6], 16)))
+            i += 6
+        else:
+            out.append(ch)
+            i += 1
+    return "".join(out)
+
+
+@dataclass(frozen=True)
+class FileState:
+    """What one path should hold in a commit: its bytes and git mode (`100644`, `100755` or `120000`)."""
+
+    data: bytes
+    mode: str = "100644"
+
+
+class _GitShim:
+    """`repo.repo.git.<command>(*args)` for callers written against GitPython: runs `git <command>`, returns text."""
+
+    def __init__(self, owner: StoreRepo) -> None:
+        self._owner = owner
+
+    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
+        def call(*args: str) -> str:
+            return _text(self._owner.git(name.replace("_", "-"), *args).stdout).rstrip("\n")
+
+        return call
+
+
+class _RepoShim:
+    """The few attributes of a GitPython `Repo` other modules read."""
+
+    def __init__(self, owner: StoreRepo) -> None:
+        self.git = _GitShim(owner)
+        self.git_dir = str(owner.git_dir)
+        self.working_tree_dir = str(owner.work_tree)
+
+
 @dataclass
 class StoreRepo:
     """A store and the git work tree it lives in."""
 
     layout: StoreLayout
-    repo: git.Repo
+    work_tree: Path
+    git_dir: Path
     identity_note: str = ""
+    index_note: str = ""
+    common_dir: Path | None = None
+    _cache: dict[tuple[object, ...], object] = field(default_factory=dict, repr=False, compare=False)
+    _cache_lock: threading.Lock = field(default_factory=threading.Lock, repr=False, compare=False)
+
+    def _ref_state(self) -> tuple[object, ...] | None:
+        """A cheap fingerprint of HEAD (its file, the branch ref and packed-refs), or None when unsure.
+
+        Every HEAD move rewrites one of these files (git writes refs through a lock file and a rename), so
+        results read from history stay valid while the fingerprint is unchanged; no git process is started.
+        """
+        common = self.common_dir or self.git_dir
+        try:
+            head = (self.git_dir / "HEAD").read_bytes()
+            parts: list[object] = [head]
+            if head.startswith(b"ref: "):
+                ref = head[5:].strip().decode("utf-8", "surrogateescape")
+                target = common / ref
+                parts.append(_stat_key(target))
+                parts.append(_stat_key(common / "packed-refs"))
+            if (common / "reftable").exists():
+                return None
+            parts.append(_stat_key(self.git_dir / "shallow"))
+            return tuple(parts)
+        except OSError:
+            return None
+
+    def _cache_get(self, key: tuple[object, ...]) -> object | None:
+        if key[1] is None:
+            return None
+        with self._cache_lock:
+            return self._cache.get(key)
+
+    def _cache_put(self, key: tuple[object, ...], value: object) -> None:
+        if key[1] is None:
+            return
+        with self._cache_lock:
+            if len(self._cache) > 16:
+                self._cache.clear()
+            self._cache[key] = value
+
+    # ------------------------------------------------------------------------------------ plumbing
+
+    def git(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
+            check: bool = True, timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+        """Run git in the work tree (hooks off, timeout, literal pathspecs)."""
+        return run_git(self.work_tree, args, input=input, env=env, check=check, timeout=timeout)
+
+    def out(self, *args: str) -> str:
+        """A git command's stdout as text."""
+        return _text(self.git(*args).stdout)
 
     @property
-    def work_tree(self) -> Path:
-        """The repository's top folder."""
-        return Path(self.repo.working_tree_dir or ".").resolve()
+    def repo(self) -> _RepoShim:
+        """Compatibility for code written against GitPython (`repo.repo.git.diff(...)`, `repo.repo.git_dir`)."""
+        return _RepoShim(self)
 
     def rel(self, path: Path) -> str:
         """A path relative to the work tree, as git and the trailers write it."""
@@ -81,183 +307,315 @@ class StoreRepo:
             paths = [layout.index_path, layout.scan_root, layout.archive_dir]
         else:
             paths = [layout.root, layout.archive_dir]
-        return [self.rel(p) for p in paths]
+        out = []
+        for p in paths:
+            rel = self.rel(p)
+            if rel == "." or not rel.startswith("../"):
+                out.append(rel)
+        return list(dict.fromkeys(out))
 
-    def _existing_pathspecs(self) -> list[str]:
-        specs = []
+    def owns(self, rel: str) -> bool:
+        """Whether a work-tree-relative path lies inside the store or its archive."""
         for spec in self.owned_paths():
-            if (self.work_tree / spec).exists() or self._known(spec):
-                specs.append(spec)
-        return specs
+            if spec == "." or rel == spec or rel.startswith(spec.rstrip("/") + "/"):
+                return True
+        return False
 
-    def changed_paths(self) -> list[str]:
-        """Store files that differ from HEAD (modified, added, deleted or untracked), relative to the work tree."""
-        specs = self._existing_pathspecs()
-        if not specs:
-            return []
-        out = self.repo.git.status("--porcelain=v1", "-z", "--untracked-files=all", "--no-renames", "--", *specs)
-        paths = []
-        for item in out.split("\0"):
-            if len(item) > 3:
-                paths.append(item[3:])
-        return paths
+    def git_path(self, name: str) -> Path:
+        """A file inside the git folder (`MERGE_HEAD`, `index.lock`, ...), worktree-aware."""
+        return (self.work_tree / self.out("rev-parse", "--git-path", name).strip()).resolve()
 
-    def _env(self) -> dict[str, str]:
-        reader = self.repo.config_reader()
-        env: dict[str, str] = {}
-        name = reader.get_value("user", "name", default="") if reader.has_section("user") else ""
-        email = reader.get_value("user", "email", default="") if reader.has_section("user") else ""
-        if not os.environ.get("GIT_AUTHOR_NAME") and not name:
-            env.update(GIT_AUTHOR_NAME=FALLBACK_NAME, GIT_COMMITTER_NAME=FALLBACK_NAME)
-            self.identity_note = "git has no user.name/user.email here; committed as memtui <memtui@localhost>"
-        if not os.environ.get("GIT_AUTHOR_EMAIL") and not email:
-            env.update(GIT_AUTHOR_EMAIL=FALLBACK_EMAIL, GIT_COMMITTER_EMAIL=FALLBACK_EMAIL)
-            self.identity_note = "git has no user.name/user.email here; committed as memtui <memtui@localhost>"
-        return env
+    # ------------------------------------------------------------------------------------ state
 
-    def commit_paths_only(self, message: str, paths: Sequence[str]) -> str | None:
-        """Commit exactly these paths (relative to the work tree) as they are on disk; None if nothing changed.
-
-        `git commit --only -- <paths>` commits just those paths from the work tree and leaves every other
-        staged or unstaged change of the user exactly as it was. Hooks and signing are skipped: these are
-        data commits, and a signing prompt must never hang the app.
-        """
-        specs = [p for p in dict.fromkeys(paths) if (self.work_tree / p).exists() or self._known(p)]
-        if not specs:
-            return None
-        env = self._env()
-        self.repo.git.add("-A", "--", *specs)
-        against = ["HEAD"] if self.has_head() else []
-        if not self.repo.git.diff("--cached", "--name-only", *against, "--", *specs):
-            return None
-        with _message_file(message) as msg:
-            self.repo.git.execute(
-                ["git", "-c", "commit.gpgsign=false", "commit", "--quiet", "--no-verify", "--only", "-F", msg, "--", *specs],
-                env={**os.environ, **env},
-            )
-        return self.repo.git.rev_parse("HEAD")
-
-    def _known(self, path: str) -> bool:
-        return bool(self.repo.git.ls_files("--", path))
-
-    def marker_commit(self, message: str) -> str:
-        """An empty commit (same tree as HEAD) that records a decision without touching any file or the index."""
-        env = {**os.environ, **self._env()}
-        tree = self.repo.git.rev_parse("HEAD^{tree}")
-        parent = self.repo.head.commit.hexsha
-        with _message_file(message) as msg:
-            sha = self.repo.git.execute(["git", "commit-tree", tree, "-p", parent, "-F", msg], env=env)
-        self.repo.git.update_ref("-m", "memtui: " + message.splitlines()[0], "HEAD", sha, parent)
-        return sha
+    def head(self) -> str | None:
+        """HEAD's commit id, or None in a repository without commits."""
+        proc = self.git("rev-parse", "-q", "--verify", "HEAD^{commit}", check=False)
+        return (_text(proc.stdout).strip() or None) if proc.returncode == 0 else None
 
     def has_head(self) -> bool:
         """Whether the repository has at least one commit."""
+        return self.head() is not None
+
+    def resolve(self, rev: str) -> str | None:
+        """A revision's commit id, or None if it is not in this repository (e.g. beyond a shallow clone)."""
+        proc = self.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
+        return (_text(proc.stdout).strip() or None) if proc.returncode == 0 else None
+
+    def refuse_unsafe_state(self) -> None:
+        """Refuse (GitFailed, in words) to act mid-merge/rebase, on conflicts or while git's index is locked."""
+        busy = {
+            "MERGE_HEAD": "a merge is in progress (finish it with `git commit` or `git merge --abort`)",
+            "rebase-merge": "a rebase is in progress (finish it or run `git rebase --abort`)",
+            "rebase-apply": "a rebase or `git am` is in progress (finish it or abort it)",
+            "CHERRY_PICK_HEAD": "a cherry-pick is in progress (finish it or run `git cherry-pick --abort`)",
+            "REVERT_HEAD": "a revert is in progress (finish it or run `git revert --abort`)",
+        }
+        names = [*busy, "index.lock"]
+        args = [a for name in names for a in ("--git-path", name)]
+        found = dict(zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines())))
+        for name, why in busy.items():
+            if found[name].exists():
+                raise GitFailed(f"{self.work_tree}: {why}; memtui records nothing until it is done")
+        lock = found["index.lock"].resolve()
+        if lock.exists():
+            raise GitFailed(f"git's index is locked ({lock}): another git command is running, or one was killed. "
+                            "If no git is running, remove that file and try again; nothing was changed")
+        specs = self.owned_paths()
+        if specs:
+            unmerged = self.git("ls-files", "-u", "-z", "--", *specs).stdout
+            if unmerged:
+                names = sorted({_text(e.split(b"\t", 1)[1]) for e in unmerged.split(b"\0") if b"\t" in e})
+                raise GitFailed("unresolved merge conflicts in " + ", ".join(escape_path(n) for n in names[:5])
+                                + "; resolve them (and remove the conflict markers) first; nothing was changed")
+
+    def detached(self) -> bool:
+        """Whether HEAD points at a commit rather than a branch."""
+        return self.git("symbolic-ref", "-q", "HEAD", check=False).returncode != 0 and self.has_head()
+
+    def changed_paths(self) -> list[str]:
+        """Store files that differ from HEAD (modified, added, deleted or untracked), relative to the work tree."""
+        specs = self.owned_paths()
+        if not specs:
+            return []
+        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
+                       "--ignore-submodules=all", "--", *specs).stdout
+        paths = []
+        for item in out.split(b"\0"):
+            if len(item) > 3:
+                paths.append(_text(item[3:]))
+        return paths
+
+    def _identity_env(self) -> dict[str, str]:
+        env: dict[str, str] = {}
+        name = _text(self.git("config", "user.name", check=False).stdout).strip()
+        email = _text(self.git("config", "user.email", check=False).stdout).strip()
+        note = "git has no user.name/user.email here; committed as memtui <memtui@localhost>"
+        if not os.environ.get("GIT_AUTHOR_NAME") and not name:
+            env.update(GIT_AUTHOR_NAME=FALLBACK_NAME, GIT_COMMITTER_NAME=FALLBACK_NAME)
+            self.identity_note = note
+        if not os.environ.get("GIT_AUTHOR_EMAIL") and not email:
+            env.update(GIT_AUTHOR_EMAIL=FALLBACK_EMAIL, GIT_COMMITTER_EMAIL=FALLBACK_EMAIL)
+            self.identity_note = note
+        return env
+
+    # ------------------------------------------------------------------------------------ commits
+
+    def commit_files(self, message: str, files: Mapping[str, FileState | None]) -> str | None:
+        """Commit exactly these bytes at these work-tree-relative paths (None: delete); None if nothing changed.
+
+        Built in a private index from HEAD, so nothing the user staged is taken and nothing of memtui's is
+        left staged; afterwards the user's index is brought in line with the new commit for these paths only.
+        """
+        if not files:
+            return None
+        head = self.head()
+        private = self.git_dir / f"memtui-index-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        env = {"GIT_INDEX_FILE": str(private)}
         try:
-            self.repo.head.commit
-        except ValueError:
-            return False
-        return True
+            if head:
+                self.git("read-tree", head, env=env)
+            else:
+                self.git("read-tree", "--empty", env=env)
+            info = bytearray()
+            for rel, state in files.items():
+                raw = os.fsencode(rel)
+                if state is None:
+                    info += b"0 " + ZERO_OID.encode() + b"\t" + raw + b"\0"
+                else:
+                    sha = _text(self.git("hash-object", "-w", "--no-filters", "--stdin", input=state.data).stdout).strip()
+                    info += f"{state.mode} {sha}\t".encode() + raw + b"\0"
+            self.git("update-index", "-z", "--index-info", input=bytes(info), env=env)
+            tree = _text(self.git("write-tree", env=env).stdout).strip()
+        finally:
+            for leftover in (private, private.with_name(private.name + ".lock")):
+                try:
+                    leftover.unlink()
+                except OSError:
+                    pass
+        if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
+            return None
+        # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
+        pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        pending.write_bytes(b"".join(os.fsencode(p) + b"\0" for p in files))
+        try:
+            sha = self._commit_tree(tree, head, message)
+        except BaseException:
+            if self.head() == head:  # the commit did not land: nothing to refresh later
+                pending.unlink(missing_ok=True)
+            raise
+        try:
+            self.sync_index(list(files))
+            pending.unlink()
+        except GitFailed as exc:  # the commit landed; only git's view of the index lags behind
+            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+        return sha
+
+    def finish_interrupted_syncs(self) -> int:
+        """Refresh the index for commits a killed memtui made but could not sync; returns how many."""
+        done = 0
+        for pending in self.git_dir.glob("memtui-sync-*"):
+            parts = pending.name.split("-")
+            if len(parts) >= 3 and parts[2].isdigit() and int(parts[2]) == os.getpid():
+                continue
+            try:
+                paths = [os.fsdecode(p) for p in pending.read_bytes().split(b"\0") if p]
+                self.sync_index(paths)
+                pending.unlink()
+                done += 1
+            except (OSError, GitFailed):
+                continue
+        return done
+
+    def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
+        env = self._identity_env()
+        args = ["commit-tree", tree] + (["-p", parent] if parent else [])
+        sha = _text(self.git(*args, input=message.encode("utf-8", "surrogateescape"), env=env).stdout).strip()
+        subject = message.splitlines()[0] if message else "memtui"
+        self.git("update-ref", "-m", subject[:200], "HEAD", sha, parent or ZERO_OID)
+        return sha
+
+    def sync_index(self, paths: Sequence[str]) -> None:
+        """Make the user's index match HEAD for these paths (memtui's changes are never left staged)."""
+        if not paths:
+            return
+        spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
+        self.git("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", input=spec)
+
+    def marker_commit(self, message: str) -> str:
+        """An empty commit (same tree as HEAD) that records a decision without touching any file or the index."""
+        head = self.head()
+        if head is None:
+            raise GitFailed("the repository has no commit yet; record something first")
+        tree = _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip()
+        return self._commit_tree(tree, head, message)
+
+    # ------------------------------------------------------------------------------------ reading history
 
     def file_dates(self) -> FileDates:
         """First and last commit date of every store file, from one `git log` pass."""
-        specs = self._existing_pathspecs()
-        if not specs or not self.has_head():
+        specs = self.owned_paths()
+        if not specs:
             return FileDates()
-        out = self.repo.git.log("--format=%x00%cs", "--name-only", "--no-renames", "--", *specs)
+        key = ("file_dates", self._ref_state())
+        cached = self._cache_get(key)
+        if cached is not None:
+            return cached  # type: ignore[no-any-return]
+        proc = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs, check=False)
+        if proc.returncode != 0:
+            if self.has_head():
+                raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+            return FileDates()
+        out = proc.stdout
         first: dict[str, dt.date] = {}
         last: dict[str, dt.date] = {}
         current: dt.date | None = None
         root = self.layout.root
-        for line in out.splitlines():
-            if line.startswith("\0"):
-                current = dt.date.fromisoformat(line[1:11])
-            elif line and current is not None:
-                rel = Path(os.path.relpath(self.work_tree / line, root)).as_posix()
-                last.setdefault(rel, current)
-                first[rel] = current
-        return FileDates(first=first, last=last, source="git")
+        for item in out.split(b"\0"):
+            item = item.strip(b"\n")
+            if not item:
+                continue
+            if item.startswith(b"\x01"):
+                head, _, rest = item.partition(b"\n")
+                current = dt.date.fromisoformat(head[1:11].decode())
+                item = rest.strip(b"\n")
+                if not item:
+                    continue
+            if current is None:
+                continue
+            rel = Path(os.path.relpath(self.work_tree / _text(item), root)).as_posix()
+            last.setdefault(rel, current)
+            first[rel] = current
+        dates = FileDates(first=first, last=last, source="git")
+        self._cache_put(key, dates)
+        return dates
 
     def history(self, paths: Sequence[str] = (), limit: int | None = None) -> list[Event]:
-        """memtui's events, newest first (commits without memtui trailers are left out)."""
-        specs = list(paths) or self._existing_pathspecs()
-        if not self.has_head():
-            return []
-        args = ["--format=%H%x1f%aI%x1f%an%x1f%B%x1e"]
+        """memtui's events, newest first (commits without memtui trailers are left out).
+
+        With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
+        """
+        args = ["log", "-z", "--format=%H%x00%aI%x00%an%x00%B"]
         if limit:
             args.append(f"-n{limit}")
         # marker commits touch no path, so they are only found without a pathspec
-        raw = self.repo.git.log(*args)
+        key = ("history", self._ref_state(), limit)
+        raw = self._cache_get(key)
+        if raw is None:
+            proc = self.git(*args, check=False)
+            if proc.returncode != 0:
+                if self.has_head():
+                    raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+                return []
+            raw = _text(proc.stdout)
+            self._cache_put(key, raw)
+        fields = raw.split("\0")
         events = []
-        wanted = set(specs) if paths else None
-        for chunk in raw.split("\x1e"):
-            chunk = chunk.strip("\n")
-            if not chunk:
-                continue
-            sha, date, author, body = chunk.split("\x1f", 3)
+        wanted = list(paths)
+        for i in range(0, len(fields) - 3, 4):
+            sha, date, author, body = fields[i].strip("\n"), fields[i + 1], fields[i + 2], fields[i + 3]
             trailers = parse_trailers(body)
             if not any(k.startswith(TRAILER_PREFIX) for k in trailers):
                 continue
-            action = _action(trailers)
-            memories = tuple(trailers.get("Memtui-Memory", []))
-            if wanted is not None and not (set(memories) & wanted):
-                continue
-            events.append(
-                Event(
-                    commit=sha, date=date, author=author, action=action, memories=memories,
-                    reason=" ".join(trailers.get("Memtui-Reason", [])),
-                    superseded_by=" ".join(trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])),
-                    subject=body.splitlines()[0] if body else "",
-                    trailers=trailers,
-                )
+            memories = tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", []))
+            if wanted:
+                named = set(memories) | {unescape_path(v) for k, vals in trailers.items()
+                                         if k in PATH_TRAILERS for v in vals}
+                if not named & set(wanted):
+                    continue
+            event = Event(
+                commit=sha, date=date, author=author, action=_action(trailers), memories=memories,
+                reason=" ".join(trailers.get("Memtui-Reason", [])),
+                superseded_by=" ".join(trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])),
+                subject=body.splitlines()[0] if body else "",
+                trailers=trailers,
             )
+            events.append(event.about(wanted) if wanted else event)
         return events
 
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""
-        try:
-            return self.repo.git.execute(  # type: ignore[return-value]
-                ["git", "show", f"{commit}:{path}"], stdout_as_string=False, strip_newline_in_stdout=False
-            )
-        except git.GitCommandError:
+        proc = self.git("ls-tree", "-z", commit, "--", path, check=False)
+        if proc.returncode != 0:
             return None
+        for entry in proc.stdout.split(b"\0"):
+            meta, _, name = entry.partition(b"\t")
+            parts = meta.split()
+            if name == os.fsencode(path) and len(parts) == 3 and parts[1] == b"blob":
+                return self.git("cat-file", "blob", parts[2].decode()).stdout
+        return None
 
-    def commit_paths(self, commit: str) -> list[tuple[str, str]]:
-        """(status, path) of every file a commit changed, relative to the work tree."""
-        out = self.repo.git.diff_tree("--no-commit-id", "-r", "--name-status", "--no-renames", "--root", commit)
+    def commit_paths(self, commit: str, parent: str | None = None) -> list[tuple[str, str]]:
+        """(status, path) of every file a commit changed against `parent` (default: its only parent)."""
+        args = ["diff-tree", "-z", "--no-commit-id", "-r", "--name-status", "--no-renames"]
+        args += [parent, commit] if parent else ["--root", commit]
+        out = self.git(*args).stdout.split(b"\0")
         rows = []
-        for line in out.splitlines():
-            status, _, path = line.partition("\t")
-            rows.append((status, path))
+        for i in range(0, len(out) - 1, 2):
+            status = out[i].decode().strip()
+            if status:
+                rows.append((status, _text(out[i + 1])))
         return rows
 
     def first_commit_date(self, path: Path) -> dt.date | None:
         """The day a file was first committed (one `git log` on that file), or None."""
         if not self.has_head():
             return None
-        days = self.repo.git.log("--format=%cs", "--follow", "--", self.rel(path)).split()
+        days = self.out("log", "--format=%cs", "--follow", "--", self.rel(path)).split()
         return dt.date.fromisoformat(days[-1]) if days else None
 
     def commits_touching(self, since: str, paths: Sequence[str]) -> list[str]:
         """Commits after `since` (exclusive) that touched any of `paths`."""
         if not paths:
             return []
-        return self.repo.git.log("--format=%H", f"{since}..HEAD", "--", *paths).split()
+        return self.out("log", "--format=%H", f"{since}..HEAD", "--", *paths).split()
 
     def diff(self, commit: str) -> str:
         """The patch a commit made."""
-        return self.repo.git.show("--format=", "--patch", "--no-color", commit)
+        return self.out("show", "--format=", "--patch", "--no-color", "--no-ext-diff", commit)
 
 
-@contextmanager
-def _message_file(text: str) -> Iterator[str]:
-    """A commit message in a temporary file for `-F` (keeps it out of argv and its length limits)."""
-    fd, name = tempfile.mkstemp(prefix="memtui-msg-", suffix=".txt")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(text)
-        yield name
-    finally:
-        os.unlink(name)
+PATH_TRAILERS = ("Memtui-Memory", "Memtui-Archived-To", "Memtui-Restored-From", "Memtui-Merged-Into",
+                 "Memtui-Superseded-By")
 
 
 def _action(trailers: dict[str, list[str]]) -> str:
@@ -279,38 +637,63 @@ def parse_trailers(body: str) -> dict[str, list[str]]:
     return out
 
 
+def clean_text(text: str, *, keep_newlines: bool = False) -> str:
+    """Text with control characters (and non-UTF-8 bytes) removed; newlines kept only if asked."""
+    out = []
+    for ch in text:
+        code = ord(ch)
+        if ch == "\n" and keep_newlines:
+            out.append(ch)
+        elif ch in "\t\n\r\u2028\u2029" or code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
+            out.append(" ")
+        elif 0xD800 <= code <= 0xDFFF:
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    return "".join(out)
+
+
 def one_line(text: str) -> str:
-    """Text made safe for a trailer value: one line, no leading/trailing space."""
-    return " ".join(text.split())
+    """Text made safe for a trailer value: one line of clean text, no leading/trailing space."""
+    return " ".join(clean_text(text).split())
 
 
 def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str, str]]) -> str:
-    """A commit message with memtui's trailers (DESIGN §3)."""
-    lines = [f"memtui: {action} {subject}".rstrip(), ""]
-    if reason.strip():
-        lines += [reason.strip(), ""]
+    """A commit message with memtui's trailers (DESIGN §3); path trailers are escaped to one line."""
+    lines = [one_line(f"memtui: {action} {subject}"), ""]
+    paragraph = "\n".join(line.rstrip() for line in clean_text(reason.strip(), keep_newlines=True).split("\n"))
+    paragraph = "\n".join(line for line in paragraph.split("\n") if line.strip()) if paragraph.strip() else ""
+    if paragraph:
+        lines += [paragraph, ""]
     lines.append(f"Memtui-Action: {action}")
     for key, value in trailers:
         if value:
-            lines.append(f"{key}: {one_line(value)}")
+            lines.append(f"{key}: {escape_path(value) if key in PATH_TRAILERS else one_line(value)}")
     return "\n".join(lines) + "\n"
 
 
 def open_repo(layout: StoreLayout) -> StoreRepo:
-    """The repository holding the store; raises NotInGit when there is none."""
-    try:
-        repo = git.Repo(layout.root, search_parent_directories=True)
-    except (git.InvalidGitRepositoryError, git.NoSuchPathError):
+    """The repository holding the store; raises NotInGit (or GitFailed, in words) when there is none."""
+    proc = run_git(layout.root, ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
+                                 "--show-toplevel"], check=False)
+    err = proc.stderr.decode("utf-8", "replace")
+    lines = _text(proc.stdout).splitlines()
+    if "dubious ownership" in err:
+        raise GitFailed(explain_git_error(["rev-parse"], proc.returncode, err, layout.root))
+    if len(lines) < 3:
         raise NotInGit(
             f"{layout.root} is not in a git repository; run `memtui init {layout.root}` to put it under git"
-        ) from None
-    if repo.bare or repo.working_tree_dir is None:
-        raise NotInGit(f"{layout.root}: the repository found is bare")
-    return StoreRepo(layout=layout, repo=repo)
+        )
+    bare, git_dir, common = lines[0].strip(), lines[1].strip(), lines[2].strip()
+    if bare == "true" or proc.returncode != 0 or len(lines) < 4 or not lines[3].strip():
+        raise NotInGit(f"{layout.root}: the repository found is bare (no work tree)")
+    git_path = Path(git_dir).resolve()
+    common_path = (Path(layout.root) / common).resolve() if not os.path.isabs(common) else Path(common).resolve()
+    return StoreRepo(layout=layout, work_tree=Path(lines[3].strip()).resolve(), git_dir=git_path, common_dir=common_path)
 
 
 def try_open_repo(layout: StoreLayout) -> StoreRepo | None:
-    """The repository holding the store, or None."""
+    """The repository holding the store, or None (also when git refuses to work there)."""
     try:
         return open_repo(layout)
     except NotInGit:

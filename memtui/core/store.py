@@ -16,6 +16,8 @@ from memtui.core.reading import read_memory
 INDEX_NAME = "MEMORY.md"
 ARCHIVE_INDEX = "ARCHIVE.md"
 IN_STORE_ARCHIVE_INDEX = "MEMORY_ARCHIVED.md"
+IN_REPO_ARCHIVE = ".memtui-archive"
+ARCHIVED_SUFFIX = ".archived"
 TYPED_FOLDERS = ("user", "feedback", "project", "projects", "reference")
 # Files that live beside memories but are not memories (duyet/kb's generated bundle files and templates).
 NOT_MEMORIES = {INDEX_NAME, ARCHIVE_INDEX, IN_STORE_ARCHIVE_INDEX, "index.md", "log.md", "_TEMPLATE.md"}
@@ -37,6 +39,10 @@ class StoreLayout:
     """memtui's archive: beside the loaded folder, never inside it."""
     kind: str
     """`flat` or `typed`."""
+    archive_suffix: str = ""
+    """Added to every file name in the archive: `.archived` when the archive sits inside the loaded folder
+    (a store that is the root of its own repository), so Claude Code, which loads every `*.md` under the
+    memory folder, never loads an archived memory."""
 
     @property
     def index_path(self) -> Path:
@@ -46,7 +52,19 @@ class StoreLayout:
     @property
     def archive_index_path(self) -> Path:
         """The ARCHIVE.md of the archive (it may not exist)."""
-        return self.archive_dir / ARCHIVE_INDEX
+        return self.archive_dir / (ARCHIVE_INDEX + self.archive_suffix)
+
+    def archived_path(self, live: Path) -> Path:
+        """Where a live memory goes in the archive (before any `-2` numbering)."""
+        dest = self.archive_dir / live.relative_to(self.scan_root)
+        return dest.with_name(dest.name + self.archive_suffix)
+
+    def live_path(self, archived: Path) -> Path:
+        """Where an archived memory goes back to in the loaded folder."""
+        dest = self.scan_root / archived.relative_to(self.archive_dir)
+        if self.archive_suffix and dest.name.endswith(self.archive_suffix):
+            dest = dest.with_name(dest.name[: -len(self.archive_suffix)])
+        return dest
 
     def rel(self, path: Path) -> str:
         """A path relative to the store root, POSIX separators (`../memory.archive/x.md` for the archive)."""
@@ -99,6 +117,13 @@ def detect_layout(path: Path) -> StoreLayout:
         return _typed(path)
     if not (path / INDEX_NAME).exists() and path.name == "memory" and _is_typed(path) and (path.parent / INDEX_NAME).exists():
         return _typed(path.parent)
+    if not (path / INDEX_NAME).exists() and (path / "memory" / INDEX_NAME).is_file():
+        return detect_layout(path / "memory")  # a project (or repository) root holding its memory folder
+    if (path / ".git").exists():
+        # the memory folder is the root of its own repository: a sibling archive would be outside git, so the
+        # archive lives inside, hidden, with file names Claude Code does not load (DESIGN §1)
+        return StoreLayout(root=path, scan_root=path, archive_dir=path / IN_REPO_ARCHIVE, kind="flat",
+                           archive_suffix=ARCHIVED_SUFFIX)
     return StoreLayout(root=path, scan_root=path, archive_dir=path.parent / f"{path.name}.archive", kind="flat")
 
 
@@ -111,16 +136,18 @@ def _is_typed(folder: Path) -> bool:
     return folder.is_dir() and any((folder / name).is_dir() for name in TYPED_FOLDERS)
 
 
-def memory_files(folder: Path) -> list[Path]:
-    """Every memory file under a folder: `*.md` at any depth, hidden folders and index files excluded."""
+def memory_files(folder: Path, suffix: str = "") -> list[Path]:
+    """Every memory file under a folder: `*.md` (plus `suffix`, for an in-repository archive) at any depth,
+    hidden folders and index files excluded."""
     found: list[Path] = []
     if not folder.is_dir():
         return found
+    ending = ".md" + suffix
     for dirpath, dirnames, filenames in os.walk(folder):
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not d.endswith(".archive"))
         base = Path(dirpath)
         for name in sorted(filenames):
-            if name.endswith(".md") and name not in NOT_MEMORIES and not name.startswith("."):
+            if name.endswith(ending) and name[: len(name) - len(suffix)] not in NOT_MEMORIES and not name.startswith("."):
                 found.append(base.joinpath(name))
     return found
 
@@ -161,7 +188,7 @@ def _load_store(path: Path) -> Store:
     for file in memory_files(layout.scan_root):
         rel = layout.rel(file)
         memories.append(read_memory(file, rel, in_archive=False, archived_hint=rel in archived_inside))
-    for file in memory_files(layout.archive_dir):
+    for file in memory_files(layout.archive_dir, layout.archive_suffix):
         memories.append(read_memory(file, layout.rel(file), in_archive=True))
     archive_index = parse_index(layout.archive_index_path) if layout.archive_index_path.is_file() else None
     return Store(
