@@ -417,8 +417,10 @@ def _recover(txn: _Txn) -> None:
         txn.notes.append(f"an interrupted memtui action was rolled back ({rolled} file(s) put back as they were)")
 
 
-def _record_agent_writes(txn: _Txn) -> None:
+def _record_agent_writes(txn: _Txn, *, session: str | None = None) -> None:
     """Commit what the agent wrote since the last commit, on its own, so history separates it from decisions.
+
+    `session` (Claude Code's session id, from the hook) becomes a `Memtui-Session` trailer.
 
     Every byte is scanned (any file type, decodable or not, and the file's name); files that look like they
     hold a secret are left out and named in a note.
@@ -453,6 +455,8 @@ def _record_agent_writes(txn: _Txn) -> None:
     msg = f"memtui: record agent writes ({len(names)} file{'s' if len(names) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
     for rel in names[:50]:
         msg += f"Memtui-Memory: {escape_path(rel)}\n"
+    if session:
+        msg += f"Memtui-Session: {gitrepo.one_line(session)}\n"
     txn.agent_commit = txn.repo.commit_files(msg, files)
 
 
@@ -468,7 +472,8 @@ def _refuse_links(layout: StoreLayout) -> None:
 
 
 @contextmanager
-def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None = None) -> Iterator[_Txn]:
+def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None = None,
+              session: str | None = None) -> Iterator[_Txn]:
     layout = detect_layout(store)
     _refuse_links(layout)
     repo = open_repo(layout)
@@ -483,7 +488,7 @@ def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None 
         _recover(txn)
         if repo.detached():
             txn.notes.append("HEAD is detached: this decision is committed on no branch (create one to keep it)")
-        _record_agent_writes(txn)
+        _record_agent_writes(txn, session=session)
         try:
             yield txn
         except BaseException:
@@ -1064,19 +1069,10 @@ def init(store: Path) -> OpResult:
 def record_agent_write(store: Path, *, session: str | None = None) -> OpResult:
     """Commit what the agent wrote, on its own (`Memtui-Actor: agent`, plus `Memtui-Session` when known).
 
-    The same recording every decision does first (secrets are withheld), taken under the store's lock.
+    The same recording every decision does first (secrets withheld, the same lock, recovery and git-state
+    refusals), with nothing decided after it.
     """
-    layout = detect_layout(store)
-    repo = open_repo(layout)
-    if session:  # the internal writes the message; the session trailer is appended to its trailer block
-        trailer, plain = f"Memtui-Session: {gitrepo.one_line(session)}\n", repo.commit_paths_only
-
-        def with_session(message: str, paths: Sequence[str]) -> str | None:
-            return plain(message + trailer, paths)
-
-        repo.commit_paths_only = with_session  # type: ignore[method-assign]
-    with store_lock(lock_path(Path(repo.repo.git_dir), layout.root)):
-        txn = _Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False)
-        _record_agent_writes(txn)
+    with _decision(store, session=session) as txn:
+        pass
     summary = f"recorded the agent's writes: {txn.agent_commit[:8]}" if txn.agent_commit else "nothing to record"
     return OpResult("agent-write", txn.agent_commit, summary, (), txn.agent_commit, tuple(txn.notes))
