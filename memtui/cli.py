@@ -361,7 +361,7 @@ def _command_parser() -> argparse.ArgumentParser:
     p.add_argument("--revoked", action="store_true", help="only retired rules (archived or merged away)")
     p.add_argument("--json", action="store_true")
 
-    # Claude Code hook (issue 12): see memtui/hook.py, memtui/claude_settings.py, docs/claude-code.md
+    # Claude Code hook: see memtui/hook.py, memtui/claude_settings.py and the README section "Use with Claude Code"
     p = sub.add_parser("hook", help="run by Claude Code (post-tool-use) or pre-commit (pre-commit FILE...)")
     hook_sub = p.add_subparsers(dest="hook_command", required=True)
     hook_sub.add_parser("post-tool-use", help="PostToolUse handler: hook JSON on stdin; always exits 0")
