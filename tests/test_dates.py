@@ -111,5 +111,5 @@ def test_the_real_fix_date_refuses_a_recurring_day(tmp_path: Path) -> None:
     head = git(store.parent, "rev-parse", "HEAD")
     out = subprocess.run([sys.executable, "-m", "memtui", "fix-date", str(store), "project_oncall.md"],
                          capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
-    assert out.returncode == 1 and "no relative date" in out.stderr
+    assert out.returncode == 2 and "no relative date" in out.stderr
     assert git(store.parent, "rev-parse", "HEAD") == head
