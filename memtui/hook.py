@@ -282,7 +282,7 @@ def memtui_repository(store_path: Path) -> bool:
         value = repo.repo.git.config("--get", "--type=bool", RECORD_CONFIG)
     except Exception:  # noqa: BLE001 - unset config makes git exit 1
         return False
-    return value.strip() == "true"
+    return bool(value.strip() == "true")
 
 
 def record(write: MemoryWrite) -> str | None:

@@ -770,7 +770,7 @@ def merge(
     with _decision(store, allow_secret=allow_secret, today=today) as txn:
         layout = txn.layout
         paths = [safe_path(layout, f) for f in files]
-        loaded = [_load(txn, p, expected_hashes.get(f)) for p, f in zip(paths, files)]
+        loaded = [_load(txn, p, expected_hashes.get(f)) for p, f in zip(paths, files, strict=True)]
         for memory, _ in loaded:
             if memory.is_malformed:
                 raise OpError(f"{memory.path} could not be parsed ({memory.error}); fix or archive it before merging")
@@ -789,10 +789,10 @@ def merge(
         sources = [txn.rel(p) for p in paths if p != target]
         if frontmatter.split_block(merged_text)[0] is not None and "merged_from" not in frontmatter.parse(merged_text).data:
             merged_text = frontmatter.set_keys(merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"})
-        original_target = dict(zip(paths, (d for _, d in loaded))).get(target)
+        original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
         why = reason.strip() or f"merged into {into_rel}"
-        for p, (memory, data) in zip(paths, loaded):
+        for p, (memory, data) in zip(paths, loaded, strict=True):
             if p == target:
                 continue
             _archive_one(txn, p, data, memory, why, {"merged_into": into_rel})

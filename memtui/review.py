@@ -104,10 +104,10 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     events = repo.history() if repo else []
     kept = kept_pairs(events)
     if repo is not None:  # trailers name files relative to the repository (DESIGN §3); cards use store paths
-        def rel(p: str) -> str:
+        def store_rel(p: str) -> str:
             return Path(os.path.relpath(repo.work_tree / p, report.store.root)).as_posix()
 
-        kept |= {(rel(x), rel(y), h) for x, y, h in kept}
+        kept |= {(store_rel(x), store_rel(y), h) for x, y, h in kept}
     memories = {m.path: m for m in report.store.memories}
     cards: list[Card] = []
     for f in report.findings:

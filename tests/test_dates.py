@@ -13,8 +13,8 @@ import sys
 from pathlib import Path
 
 import pytest
-
 from conftest import git, init_repo, memory, write_files
+
 from memtui import ops
 from memtui.analysis import dates
 from memtui.analysis.check import FileDates, check_store

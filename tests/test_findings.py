@@ -6,6 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 from conftest import TODAY, memory
+
 from memtui.analysis.check import FileDates, check_store
 from memtui.core.store import load_store
 

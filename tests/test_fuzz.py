@@ -20,10 +20,10 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from conftest import init_repo, memory, write_files
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 
-from conftest import init_repo, memory, write_files
 from memtui import ops
 from memtui.analysis.check import check_store
 from memtui.core import frontmatter

@@ -11,7 +11,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import git, init_repo, memory, write_files
 
 MEMTUI = [sys.executable, "-m", "memtui"]

@@ -14,7 +14,6 @@ import time
 from pathlib import Path
 
 import pytest
-
 from conftest import git, init_repo, memory, write_files
 
 ROOT = Path(__file__).resolve().parents[1]

@@ -13,6 +13,7 @@ import sys
 from pathlib import Path
 
 from conftest import git, init_repo, memory, write_files
+
 from memtui import ops
 from memtui.core.reading import read_memory
 from memtui.core.store import load_store

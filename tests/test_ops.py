@@ -6,12 +6,11 @@ import datetime as dt
 import os
 import subprocess
 import sys
-import time
 from pathlib import Path
 
 import pytest
-
 from conftest import git, init_repo, memory, write_files
+
 from memtui import ops
 from memtui.audit.lock import LockHeld, lock_path, store_lock
 from memtui.audit.repo import NotInGit, open_repo, parse_trailers

@@ -6,6 +6,7 @@ import shutil
 from pathlib import Path
 
 from conftest import FIXTURES, TODAY
+
 from memtui.analysis.check import check_store
 from memtui.core.store import load_store
 

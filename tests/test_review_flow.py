@@ -12,10 +12,10 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from conftest import git, memory
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, TextArea
 
-from conftest import git, memory
 from memtui import ops
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store

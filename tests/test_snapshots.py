@@ -12,11 +12,11 @@ from pathlib import Path
 
 import pytest
 from syrupy.extensions.image import SVGImageSnapshotExtension
+from test_tui import SIZE, TODAY, select, settle
 from textual.widgets import Input, TextArea
 
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
-from test_tui import SIZE, TODAY, select, settle
 
 FIXED = Path(tempfile.gettempdir()) / "memtui-snapshots"
 LOCK = Path(tempfile.gettempdir()) / "memtui-snapshots.lock"

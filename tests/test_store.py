@@ -7,8 +7,8 @@ import os
 from pathlib import Path
 
 import pytest
-
 from conftest import init_repo, memory, write_files
+
 from memtui.core.freshness import assess
 from memtui.core.locate import claude_code_store, locate_store, slug
 from memtui.core.store import StoreError, load_store

@@ -6,9 +6,9 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from conftest import git
 from textual.widgets import DataTable, Input, TextArea
 
-from conftest import git
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp

@@ -123,7 +123,7 @@ def _resolve_en(m: re.Match[str], anchor: dt.date) -> Resolved:
         return _year(anchor.year + step)
     count_text = m.group("n") or m.group("n3")
     if count_text:
-        count = _NUMBERS.get(count_text.lower(), None) or int(count_text)
+        count = _NUMBERS.get(count_text.lower()) or int(count_text)
         unit = (m.group("unit2") or m.group("unit3")).lower()
         days = count * {"d": 1, "w": 7, "m": 30}[unit[0]]
         return anchor + dt.timedelta(days=days if m.group("n") else -days)

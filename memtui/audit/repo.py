@@ -352,7 +352,7 @@ class StoreRepo:
         }
         names = [*busy, "index.lock"]
         args = [a for name in names for a in ("--git-path", name)]
-        found = dict(zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines())))
+        found = dict(zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines()), strict=True))
         for name, why in busy.items():
             if found[name].exists():
                 raise GitFailed(f"{self.work_tree}: {why}; memtui records nothing until it is done")
@@ -498,8 +498,8 @@ class StoreRepo:
             return FileDates()
         key = ("file_dates", self._ref_state())
         cached = self._cache_get(key)
-        if cached is not None:
-            return cached  # type: ignore[no-any-return]
+        if isinstance(cached, FileDates):
+            return cached
         proc = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs, check=False)
         if proc.returncode != 0:
             if self.has_head():
@@ -539,7 +539,8 @@ class StoreRepo:
             args.append(f"-n{limit}")
         # marker commits touch no path, so they are only found without a pathspec
         key = ("history", self._ref_state(), limit)
-        raw = self._cache_get(key)
+        cached = self._cache_get(key)
+        raw = cached if isinstance(cached, str) else None
         if raw is None:
             proc = self.git(*args, check=False)
             if proc.returncode != 0:

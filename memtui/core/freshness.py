@@ -3,8 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
-from functools import lru_cache
 from dataclasses import dataclass
+from functools import lru_cache
 from typing import Any
 
 from memtui.core.model import Memory

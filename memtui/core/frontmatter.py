@@ -199,7 +199,7 @@ def newline_of(text: str) -> str:
 def yaml_scalar(value: str) -> str:
     """Render a string as a single-line YAML scalar, quoting only when needed."""
     flat = " ".join(value.split())
-    if flat and not _SPECIAL.search(flat) and not flat[0] in "\"'-?:,!&*" and flat.strip() == flat:
+    if flat and not _SPECIAL.search(flat) and flat[0] not in "\"'-?:,!&*" and flat.strip() == flat:
         try:
             if yaml.safe_load(f"k: {flat}") == {"k": flat}:
                 return flat

@@ -19,8 +19,8 @@ import re
 import shutil
 import subprocess
 import tempfile
-from contextlib import contextmanager
 from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 
 from memtui.demo import content

@@ -25,7 +25,6 @@ from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.message import Message
 from textual.widgets import DataTable, Footer, Input, Markdown, Static
-
 from textual.worker import Worker, WorkerState
 
 from memtui import ops
@@ -36,6 +35,7 @@ from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.decisions import Operation, Outcome, keep_final_newline, run
 from memtui.tui.dialogs import (
+    HELP,
     ArchiveDialog,
     ChangedDialog,
     ConfirmDialog,
@@ -44,7 +44,6 @@ from memtui.tui.dialogs import (
     FixDateDialog,
     HelpScreen,
     MergeDialog,
-    HELP,
     MergeRequest,
     WelcomeScreen,
 )

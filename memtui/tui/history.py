@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
@@ -9,8 +11,6 @@ from textual.containers import Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
-
-from collections.abc import Callable
 
 from memtui.audit.repo import Event, StoreRepo
 from memtui.review import is_duplicate_archive, revoked_only, undone_commits
@@ -103,7 +103,7 @@ class HistoryScreen(Screen[None]):
         self.refresh_table()
         self.query_one(DataTable).focus()
 
-    def visible(self) -> list[Event]:
+    def shown_events(self) -> list[Event]:
         """The events after the toggle and the filter."""
         events = revoked_only(self.events) if self.revoked else self.events
         if self.filter_text:
@@ -115,7 +115,7 @@ class HistoryScreen(Screen[None]):
         """Redraw the list."""
         table = self.query_one(DataTable)
         table.clear()
-        shown = self.visible()
+        shown = self.shown_events()
         undone = undone_commits(self.events)
         by_commit = {e.commit: e for e in self.events}
         w = dict(COLUMNS)
@@ -181,7 +181,7 @@ class HistoryScreen(Screen[None]):
 
     @on(DataTable.RowSelected)
     def _open(self, event: DataTable.RowSelected) -> None:
-        shown = self.visible()
+        shown = self.shown_events()
         index = int(str(event.row_key.value))
         if 0 <= index < len(shown):
             self._detail(shown[index])
@@ -199,7 +199,7 @@ class HistoryScreen(Screen[None]):
     def action_open(self) -> None:
         """Open the decision under the cursor."""
         table = self.query_one(DataTable)
-        shown = self.visible()
+        shown = self.shown_events()
         if 0 <= table.cursor_row < len(shown):
             self._detail(shown[table.cursor_row])
 

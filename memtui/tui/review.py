@@ -24,7 +24,15 @@ from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card, current_card, finding_count
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome, keep_final_newline, undo_own
-from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog, MergeRequest, help_text
+from memtui.tui.dialogs import (
+    ArchiveDialog,
+    EditDialog,
+    FixDateDialog,
+    HelpScreen,
+    MergeDialog,
+    MergeRequest,
+    help_text,
+)
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
 from memtui.workspace import Workspace
 
@@ -202,7 +210,8 @@ class ReviewScreen(Screen[None]):
             Content(f"   ({findings} findings, {len(self.cards) - findings} new writes)"),
         ))
         explain.update(render.plain(card.explanation))
-        shared = [str(s) for s in card.details.get("shared", [])] if card.details else []
+        raw_shared = card.details.get("shared", []) if card.details else []
+        shared = [str(s) for s in raw_shared] if isinstance(raw_shared, list | tuple) else []
         if self.is_pair(card):
             sides.display, single.display = True, False
             for side, path, role in (("a", card.paths[0], "older"), ("b", card.paths[1], "newer")):
