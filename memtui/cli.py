@@ -13,8 +13,12 @@ import os
 import sys
 from collections.abc import Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from memtui.core.store import StoreError
+
+if TYPE_CHECKING:
+    from memtui.analysis.check import Report
 
 COMMANDS = ("check", "archive", "restore", "merge", "verify", "edit", "fix-date", "history", "undo", "init", "hook", "hooks")
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
@@ -126,8 +130,24 @@ def cmd_check(args: argparse.Namespace) -> int:
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()
-        print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info")
+        print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
+              f" · {_to_review(report)} findings to review (the count the TUI shows)")
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
+
+
+def _to_review(report: Report) -> int:
+    """The one finding count the TUI's header and review show (`memtui.review.finding_count`)."""
+    from memtui.audit.repo import try_open_repo
+    from memtui.review import build_queue, finding_count
+
+    try:
+        repo = try_open_repo(report.store.layout)
+    except Exception:  # noqa: BLE001 - a broken repository must not stop the report; count without kept pairs
+        repo = None
+    try:
+        return finding_count(build_queue(report, repo))
+    except Exception:  # noqa: BLE001 - history unreadable: count every finding that makes a card
+        return finding_count(build_queue(report, None))
 
 
 def _safe(text: str) -> str:
