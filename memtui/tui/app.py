@@ -30,6 +30,7 @@ from textual.worker import Worker, WorkerState
 
 from memtui import ops
 from memtui.core import frontmatter
+from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
@@ -153,10 +154,19 @@ class MemtuiApp(App[None]):
         """The first-run screen was shown (once per run)."""
         self._quitting = False
         """Set when the app starts to quit; background threads stop early (the app waits for them)."""
+        self._settings_error = ""
+        """Why the settings file could not be used (shown once the app runs; the defaults apply)."""
+        try:
+            self.settings = load_settings(self.store_path)
+        except SettingsError as exc:
+            self.settings, self._settings_error = Settings(), str(exc)
         themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
         for t in themes:
             self.register_theme(t)
-        self.theme = theme if theme and theme in self.available_themes else DEFAULT_THEME
+        wanted = theme or self.settings.theme  # --theme wins over the saved choice
+        if wanted and wanted not in self.available_themes:
+            self._theme_errors.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
+        self.theme = wanted if wanted and wanted in self.available_themes else DEFAULT_THEME
 
     MAIN_SCREEN_ACTIONS = frozenset({
         "filter", "archive", "merge", "mark", "edit", "edit_external", "verify", "fix_date", "undo", "review",
@@ -200,9 +210,26 @@ class MemtuiApp(App[None]):
         self._header(Content("memtui · reading " + str(self.store_path)))
         if self._theme_errors:
             self.notify("Theme files not loaded:\n" + "\n".join(self._theme_errors), severity="error", timeout=10)
+        if self._settings_error:
+            self.notify(f"{self._settings_error}\nUsing the default settings until it is fixed.",
+                        title="Settings not used", severity="error", timeout=15)
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.reload("open")
         if self.watch_interval > 0:
             self.set_interval(self.watch_interval, self._check_disk)
+
+    def _theme_chosen(self, theme: object) -> None:
+        """Save the theme the person picked (the palette), so the next start uses it; never crash on it."""
+        name = getattr(theme, "name", str(theme))
+        if name == self.settings.theme:
+            return
+        try:
+            save_theme(name)
+        except (SettingsError, OSError) as exc:
+            self.notify(f"{exc}\nThe theme applies to this session only.", title="Theme not saved",
+                        severity="warning", timeout=10)
+            return
+        self.settings = Settings(theme=name, periods=self.settings.periods, source=self.settings.source)
 
     # ------------------------------------------------------------------------------------------ loading
 
@@ -214,7 +241,7 @@ class MemtuiApp(App[None]):
     def _load(self, reason: str) -> None:
         try:
             sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
-            ws = open_store(self.store_path, self.today)
+            ws = open_store(self.store_path, self.today, self.settings.policy())
         except Exception as exc:  # any failure reaches the screen: never a silent, endless "reading…"
             self.post_message(StoreFailed(_describe(exc)))
             return
@@ -535,7 +562,7 @@ class MemtuiApp(App[None]):
         ws, cards = None, None
         if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
-                ws, cards = _analyse(open_store(self.store_path, self.today))
+                ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy()))
             except Exception as exc:
                 self.post_message(StoreFailed(_describe(exc), analysing=True))
         self.post_message(Decided(request, outcome, ws, cards, allow_secret))
