@@ -960,7 +960,7 @@ def _sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
 
     def age(m: Memory) -> int:
         fresh = ws.freshness.get(m.path)
-        return fresh.age_days if fresh else 0
+        return (fresh.age_days or 0) if fresh else 0
 
     def badge(m: Memory) -> int:
         fresh = ws.freshness.get(m.path)
