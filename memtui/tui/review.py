@@ -247,14 +247,14 @@ class ReviewScreen(Screen[None]):
         if hook is None:
             return Content("hook: …")
         if hook.error:
-            return render.styled("hook: cannot tell (settings file unreadable)", "badge-unknown")
+            return render.styled("hook: settings unreadable", "badge-unknown")
         if hook.installed and not (hook.hooks_disabled or hook.managed_only):
             return render.styled("hook: installed", "badge-fresh")
         if hook.installed:
-            return render.styled("hook: installed but disabled", "badge-expired")
+            return render.styled("hook: disabled", "badge-expired")
         if hook.plugin:
             return render.styled("hook: plugin installed", "badge-fresh")
-        return render.styled("hook: not installed (memtui hooks install)", "badge-unknown")
+        return render.styled("hook: not installed", "badge-unknown")
 
     def _written_by(self, card: Card) -> str:
         """Which Claude Code session(s) wrote this memory since the last review, from the commit trailers."""
