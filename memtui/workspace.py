@@ -111,8 +111,9 @@ def analyse(ws: Workspace) -> Workspace:
     report = check_store(ws.store, ws.today, dates)
     if ws.policy is not None and ws.policy != POLICY_DAYS:
         report = _with_policy(report, dates, ws.policy)
-    return Workspace(store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report,
-                     policy=ws.policy)
+    return Workspace(
+        store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report, policy=ws.policy
+    )
 
 
 def _with_policy(report: Report, dates: FileDates, policy: dict[str, int | None]) -> Report:
