@@ -11,9 +11,10 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtui.analysis.check import FileDates, Report, check_store
+from memtui.analysis import lint
+from memtui.analysis.check import SEVERITY_ORDER, FileDates, Report, check_store
 from memtui.audit.repo import Event, StoreRepo, try_open_repo
-from memtui.core.freshness import Freshness, assess
+from memtui.core.freshness import POLICY_DAYS, Freshness, assess
 from memtui.core.model import Finding, Memory
 from memtui.core.store import Store, load_store
 
@@ -27,6 +28,8 @@ class Workspace:
     freshness: dict[str, Freshness] = field(hash=False)
     repo: StoreRepo | None = field(hash=False, default=None)
     report: Report | None = field(hash=False, default=None)
+    policy: dict[str, int | None] | None = field(hash=False, default=None)
+    """Days until stale per memory type (the person's settings); None: the built-in periods."""
 
     @property
     def analysed(self) -> bool:
@@ -66,19 +69,63 @@ class Workspace:
         return mine[:limit], events
 
 
-def open_store(path: Path, today: dt.date | None = None) -> Workspace:
-    """Read the store and badge every memory (dates from front matter or mtime); no findings yet."""
+def agent_sessions(ws: Workspace, limit: int = 500) -> dict[str, tuple[str, ...]]:
+    """Per store path, the Claude Code sessions that wrote it since the last finished review, newest first.
+
+    Read from the `Memtui-Session` trailer of the hook's agent-write commits; a write recorded without a
+    session gives an empty tuple (its path is still a key), a write never recorded is not a key.
+    """
+    repo = ws.own_repo()
+    if repo is None:
+        return {}
+    root = ws.store.layout.root
+    out: dict[str, list[str]] = {}
+    for event in repo.history(limit=limit):
+        if event.action == "review":
+            break
+        if event.action != "agent-write":
+            continue
+        sessions = event.trailers.get("Memtui-Session", [])
+        for name in event.memories:
+            rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
+            seen = out.setdefault(rel, [])
+            seen += [s for s in sessions if s not in seen]
+    return {path: tuple(sessions) for path, sessions in out.items()}
+
+
+def open_store(path: Path, today: dt.date | None = None, policy: dict[str, int | None] | None = None) -> Workspace:
+    """Read the store and badge every memory (dates from front matter or mtime); no findings yet.
+
+    `policy` is `Settings.policy()` for this store: the days until a memory of each type is stale.
+    """
     today = today or dt.date.today()
     store = load_store(path)
-    badges = {m.path: assess(m, today) for m in store.memories}
-    return Workspace(store=store, today=today, freshness=badges, repo=try_open_repo(store.layout))
+    badges = {m.path: assess(m, today, policy=policy) for m in store.memories}
+    return Workspace(store=store, today=today, freshness=badges, repo=try_open_repo(store.layout), policy=policy)
 
 
 def analyse(ws: Workspace) -> Workspace:
-    """Every finding, with git dates for files whose front matter has none."""
+    """Every finding, with git dates for files whose front matter has none; badges and the expired/stale
+    findings follow the workspace's freshness policy."""
     dates = ws.repo.file_dates() if ws.repo else FileDates()
     report = check_store(ws.store, ws.today, dates)
-    return Workspace(store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report)
+    if ws.policy is not None and ws.policy != POLICY_DAYS:
+        report = _with_policy(report, dates, ws.policy)
+    return Workspace(
+        store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report, policy=ws.policy
+    )
+
+
+def _with_policy(report: Report, dates: FileDates, policy: dict[str, int | None]) -> Report:
+    """The report with badges and expired/stale findings computed under `policy` (the same dates as the check)."""
+    badges = {}
+    for m in report.store.memories:
+        fallback = dates.last.get(m.path)
+        badges[m.path] = assess(m, report.today, fallback, "git" if fallback else "mtime", policy)
+    findings = [f for f in report.findings if f.kind not in ("expired", "stale")]
+    findings += lint.freshness(report.store.memories, badges, report.today)
+    findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
+    return Report(store=report.store, today=report.today, freshness=badges, findings=tuple(findings))
 
 
 def signature(path: Path) -> tuple[tuple[str, int, int], ...]:

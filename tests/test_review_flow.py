@@ -501,3 +501,46 @@ def test_every_screen_help_names_every_key_of_that_screen() -> None:
         text = help_text(screen.BINDINGS, screen.HELP_NOTES)
         for b in screen.BINDINGS:
             assert isinstance(b, Binding) and b.description in text
+
+
+# ---------------------------------------------------------------------------------------------- issue 12 item 6
+
+
+async def test_new_write_cards_name_the_session_and_the_header_shows_the_hook(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from memtui import claude_settings
+
+    claude = tmp_path / "claude-config"
+    monkeypatch.setenv("CLAUDE_CONFIG_DIR", str(claude))
+    (demo / "feedback_from_session.md").write_text(memory("feedback_from_session"), encoding="utf-8")
+    session = "5e1f0a9c-7d2b-4c11-9a3e-0123456789ab"
+    assert ops.record_agent_write(demo, session=session).commit
+    assert head(demo)["Memtui-Session"] == [session]
+    (demo / "feedback_after_the_hook.md").write_text(memory("feedback_after_the_hook"), encoding="utf-8")
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await settle(app, pilot)
+        assert "hook: not installed" in str(screen.query_one("#card-header").render())
+        news = [c for c in screen.cards if c.kind == "new"]
+        mine = next(c for c in news if c.paths == ("feedback_from_session.md",))
+        earlier = next(c for c in news if c.paths == ("project_deploy_freeze.md",))  # recorded, no session
+        pending = next(c for c in news if c.paths == ("feedback_after_the_hook.md",))  # not committed yet
+        screen.index = screen.cards.index(mine)
+        screen.show_card()
+        await pilot.pause()
+        assert "session 5e1f0a9c" in str(screen.query_one("#card-explain").render())
+        for card, said in ((earlier, "recorded without a session"), (pending, "not yet recorded in git")):
+            screen.index = screen.cards.index(card)  # never a made-up session
+            screen.show_card()
+            await pilot.pause()
+            assert said in str(screen.query_one("#card-explain").render())
+
+    claude_settings.install()
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await settle(app, pilot)
+        assert "hook: installed" in str(screen.query_one("#card-header").render())

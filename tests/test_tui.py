@@ -347,3 +347,63 @@ async def test_a_store_outside_git_is_offered_a_repository(tmp_path: Path) -> No
         await settle(app, pilot)
         assert (top / ".git").is_dir() and app.ws is not None and app.ws.repo is not None
         assert git(top, "ls-files").split() == [".gitignore", "memory/user_a.md"]
+
+
+# ---------------------------------------------------------------------------------------------- issue 11 item 5
+
+
+def _keys(pane: MemoryPane) -> list[str]:
+    return [str(k.value) for k in pane.rows]
+
+
+async def test_s_cycles_the_sort_and_the_header_says_which(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        project = app.query_one("#pane-project", MemoryPane)
+        assert app.ws is not None
+        ws = app.ws
+        by_name = _keys(project)
+        assert "sort:" not in str(app.query_one("#header").render())
+        seen = {}
+        for mode in ("age", "freshness", "findings", "name"):
+            await pilot.press("s")
+            await pilot.pause()
+            header = str(app.query_one("#header").render())
+            assert (f"sort: {mode}" in header) == (mode != "name"), header
+            seen[mode] = _keys(project)
+        ages = [ws.freshness[p].age_days for p in seen["age"]]
+        assert ages == sorted(ages, reverse=True) and seen["age"] != by_name
+        assert ws.freshness[seen["freshness"][0]].badge == "expired"  # the worst badge first
+        counts = [len(ws.findings_for(p)) for p in seen["findings"]]
+        assert counts == sorted(counts, reverse=True) and counts[0] > 0
+        assert seen["name"] == by_name
+
+
+async def test_n_and_shift_n_jump_between_memories_with_findings(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        ws = app.ws
+        assert ws is not None
+        flagged = [p for _, p in app._order if ws.findings_for(p)]
+        assert 2 < len(flagged) < len(app._order)  # some memories have none: n skips them
+        await pilot.press("n")
+        await pilot.pause()
+        first = app.selected()
+        assert first is not None and ws.findings_for(first.path)
+        visited = [first.path]
+        for _ in range(len(flagged) - 1):
+            await pilot.press("n")
+            await pilot.pause()
+            current = app.selected()
+            assert current is not None
+            visited.append(current.path)
+        assert sorted(visited) == sorted(flagged)  # each one once, across panes, in the order shown
+        assert [p for p in flagged if p in visited] == visited
+        await pilot.press("n")  # wraps around
+        await pilot.pause()
+        assert app.selected().path == visited[0]  # type: ignore[union-attr]
+        await pilot.press("N")
+        await pilot.pause()
+        assert app.selected().path == visited[-1]  # type: ignore[union-attr]

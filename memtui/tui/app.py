@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 
 from memtui import ops
 from memtui.core import frontmatter
+from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
@@ -118,7 +119,13 @@ class MemtuiApp(App[None]):
         Binding("5", "focus_pane('other')", "Other", show=False, id="focus.other"),
         Binding("0", "focus_preview", "Preview", show=False, id="focus.preview"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="store.reload"),
+        Binding("s", "cycle_sort", "Sort", show=False, id="view.sort"),
+        Binding("n", "next_finding(1)", "Next finding", show=False, id="view.next_finding"),
+        Binding("N", "next_finding(-1)", "Previous finding", show=False, id="view.previous_finding"),
     ]
+
+    SORTS = ("name", "age", "freshness", "findings")
+    """What `s` cycles through: name A–Z, oldest first, worst badge first, most findings first."""
 
     def __init__(
         self,
@@ -141,6 +148,10 @@ class MemtuiApp(App[None]):
         self.marked: set[str] = set()
         """Memories marked with space for a merge."""
         self.filter_text = ""
+        self.sort = "name"
+        """How every pane is ordered (one of SORTS; shown in the header unless it is `name`)."""
+        self._order: list[tuple[str, str]] = []
+        """(group, path) of every shown memory, pane by pane, in the order shown (for n / N)."""
         self.last_outcome: Outcome | None = None
         """The last decision's outcome (for the status line and tests)."""
         self.editor_runner = editor_runner or self._run_editor_suspended
@@ -152,14 +163,23 @@ class MemtuiApp(App[None]):
         """The first-run screen was shown (once per run)."""
         self._quitting = False
         """Set when the app starts to quit; background threads stop early (the app waits for them)."""
+        self._settings_error = ""
+        """Why the settings file could not be used (shown once the app runs; the defaults apply)."""
+        try:
+            self.settings = load_settings(self.store_path)
+        except SettingsError as exc:
+            self.settings, self._settings_error = Settings(), str(exc)
         themes, self._theme_errors = load_themes([BUILTIN_DIR, _user_theme_dir()])
         for t in themes:
             self.register_theme(t)
-        self.theme = theme if theme and theme in self.available_themes else DEFAULT_THEME
+        wanted = theme or self.settings.theme  # --theme wins over the saved choice
+        if wanted and wanted not in self.available_themes:
+            self._theme_errors.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
+        self.theme = wanted if wanted and wanted in self.available_themes else DEFAULT_THEME
 
     MAIN_SCREEN_ACTIONS = frozenset({
         "filter", "archive", "merge", "mark", "edit", "edit_external", "verify", "fix_date", "undo", "review",
-        "history", "focus_pane", "focus_preview", "reload",
+        "history", "focus_pane", "focus_preview", "reload", "cycle_sort", "next_finding",
     })
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
@@ -199,9 +219,26 @@ class MemtuiApp(App[None]):
         self._header(Content("memtui · reading " + str(self.store_path)))
         if self._theme_errors:
             self.notify("Theme files not loaded:\n" + "\n".join(self._theme_errors), severity="error", timeout=10)
+        if self._settings_error:
+            self.notify(f"{self._settings_error}\nUsing the default settings until it is fixed.",
+                        title="Settings not used", severity="error", timeout=15)
+        self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.reload("open")
         if self.watch_interval > 0:
             self.set_interval(self.watch_interval, self._check_disk)
+
+    def _theme_chosen(self, theme: object) -> None:
+        """Save the theme the person picked (the palette), so the next start uses it; never crash on it."""
+        name = getattr(theme, "name", str(theme))
+        if name == self.settings.theme:
+            return
+        try:
+            save_theme(name)
+        except (SettingsError, OSError) as exc:
+            self.notify(f"{exc}\nThe theme applies to this session only.", title="Theme not saved",
+                        severity="warning", timeout=10)
+            return
+        self.settings = Settings(theme=name, periods=self.settings.periods, source=self.settings.source)
 
     # ------------------------------------------------------------------------------------------ loading
 
@@ -213,7 +250,7 @@ class MemtuiApp(App[None]):
     def _load(self, reason: str) -> None:
         try:
             sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
-            ws = open_store(self.store_path, self.today)
+            ws = open_store(self.store_path, self.today, self.settings.policy())
         except Exception as exc:  # any failure reaches the screen: never a silent, endless "reading…"
             self.post_message(StoreFailed(_describe(exc)))
             return
@@ -346,11 +383,16 @@ class MemtuiApp(App[None]):
             totals[group] += 1
             if self._visible(m):
                 groups[group].append(m)
+        key = _sorter(self.sort, ws)
+        order: list[tuple[str, str]] = []
         for group, _, _ in GROUPS:
             pane = self.query_one(f"#pane-{group}", MemoryPane)
             keep = pane.selected_key()
-            rows = [(m.path, render.row(m, ws, m.path in self.marked)) for m in sorted(groups[group], key=_sort_key)]
+            shown = sorted(groups[group], key=key)
+            order += [(group, m.path) for m in shown]
+            rows = [(m.path, render.row(m, ws, m.path in self.marked)) for m in shown]
             pane.fill(rows, totals[group], keep)
+        self._order = order
 
     def _update_header(self) -> None:
         ws = self.ws
@@ -368,6 +410,8 @@ class MemtuiApp(App[None]):
                  Content(" · "), state]
         if self.filter_text:
             parts.append(render.plain(f" · filter: {self.filter_text}"))
+        if self.sort != "name":
+            parts.append(Content(f" · sort: {self.sort}"))
         parts += [Content(" · "), render.plain(_short(ws.store.root)), Content("\n"), render.budget_line(ws)]
         self._header(Content("").join(parts))
 
@@ -472,6 +516,40 @@ class MemtuiApp(App[None]):
         """Focus the preview to scroll it."""
         self.query_one("#preview").focus()
 
+    def action_cycle_sort(self) -> None:
+        """Order every pane by the next of name, age, freshness and finding count."""
+        self.sort = self.SORTS[(self.SORTS.index(self.sort) + 1) % len(self.SORTS)]
+        self._fill_panes()
+        self._update_header()
+        self.notify(f"Sorted by {self.sort}" + (" (findings appear after the analysis)"
+                                                 if self.sort == "findings" and self.ws and not self.ws.analysed
+                                                 else ""), timeout=2)
+
+    def action_next_finding(self, step: int) -> None:
+        """Move to the next (1) or previous (-1) memory with a finding, across panes, wrapping around."""
+        ws = self.ws
+        if ws is None or not ws.analysed:
+            self.notify("Still analysing the store; try again in a moment", severity="warning")
+            return
+        if not self._order:
+            return
+        here = (self._focused_group, self.current_pane().selected_key() or "")
+        start = self._order.index(here) if here in self._order else (-1 if step > 0 else 0)
+        count = len(self._order)
+        for i in range(1, count + 1):
+            group, path = self._order[(start + step * i) % count]
+            if ws.findings_for(path):
+                pane = self.query_one(f"#pane-{group}", MemoryPane)
+                try:
+                    row = pane.get_row_index(path)
+                except Exception:  # its row is still being added (big panes fill over a few frames)
+                    return
+                pane.focus()
+                self._focused_group = group
+                pane.move_cursor(row=row, animate=False)
+                return
+        self.notify("No memory on screen has a finding", timeout=3)
+
     def action_filter(self) -> None:
         """Filter every pane by name, description, file name and text."""
         box = self.query_one("#filter", Input)
@@ -534,7 +612,7 @@ class MemtuiApp(App[None]):
         ws, cards = None, None
         if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
-                ws, cards = _analyse(open_store(self.store_path, self.today))
+                ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy()))
             except Exception as exc:
                 self.post_message(StoreFailed(_describe(exc), analysing=True))
         self.post_message(Decided(request, outcome, ws, cards, allow_secret))
@@ -801,6 +879,9 @@ class MemtuiApp(App[None]):
             ("view: Review queue", self.action_review, "Everything that needs a decision"),
             ("view: History", self.action_history, "memtui's decisions, revoked rules"),
             ("view: Filter", self.action_filter, "Filter every pane"),
+            ("view: Sort", self.action_cycle_sort, "Order the panes by name, age, freshness or finding count"),
+            ("view: Next finding", lambda: self.action_next_finding(1), "The next memory with a finding"),
+            ("view: Previous finding", lambda: self.action_next_finding(-1), "The previous memory with a finding"),
             ("view: Help", self.action_help, "The keys"),
         ]
 
@@ -868,6 +949,29 @@ def _fields(memory: Memory, ws: Workspace) -> Content:
 
 def _sort_key(memory: Memory) -> tuple[str, str]:
     return (memory.title.casefold(), memory.path)
+
+
+_BADGE_RANK = {"expired": 0, "stale": 1, "aging": 2, "unknown": 3, "fresh": 4, "standing": 5}
+
+
+def _sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
+    """The pane order for one of MemtuiApp.SORTS; ties fall back to the name."""
+
+    def age(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return (fresh.age_days or 0) if fresh else 0
+
+    def badge(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return _BADGE_RANK.get(fresh.badge if fresh else "unknown", 3)
+
+    if sort == "age":
+        return lambda m: (-age(m), *_sort_key(m))
+    if sort == "freshness":
+        return lambda m: (badge(m), -age(m), *_sort_key(m))
+    if sort == "findings":
+        return lambda m: (-len(ws.findings_for(m.path)), *_sort_key(m))
+    return _sort_key
 
 
 def _short(path: Path) -> str:

@@ -256,6 +256,7 @@ memtui — curate an agent's long-term memory. Every decision is a git commit.
  e          edit here     E  edit in $EDITOR
  v          verify (still true)        f  fix a relative date (asks)  u  undo the last decision
  r          review queue               H  history of decisions (revoked rules)
+ s          sort: name → age → freshness → findings            n / N  next / previous memory with a finding
  ctrl+r     reload the store           ctrl+p  command palette (acts on this screen)
  ?          this help                  q  quit
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import cast
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, VerticalScroll
@@ -18,7 +18,7 @@ from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, Static
 
-from memtui import ops
+from memtui import claude_settings, ops
 from memtui.analysis.lexicon import CHANGE_CUES, NEGATIONS, ZH_NEGATIONS
 from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card, current_card, finding_count
@@ -34,7 +34,7 @@ from memtui.tui.dialogs import (
     help_text,
 )
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
-from memtui.workspace import Workspace
+from memtui.workspace import Workspace, agent_sessions
 
 _VALUE = re.compile(r"\d{4}-\d{2}-\d{2}|https?://\S+|\b\d+(?:\.\d+)?%?")
 
@@ -121,6 +121,10 @@ class ReviewScreen(Screen[None]):
         """The label of the decision being written, while one is."""
         self.refusal = ""
         """Why the last decision on this card was refused (shown on the card until it moves on)."""
+        self.sessions: dict[str, tuple[str, ...]] = {}
+        """Per memory, the Claude Code sessions that wrote it since the last review (read in the background)."""
+        self.hook: claude_settings.Status | None = None
+        """Whether memtui's Claude Code hook is installed (None until read)."""
 
     @property
     def host(self) -> Host:
@@ -145,6 +149,20 @@ class ReviewScreen(Screen[None]):
         yield Footer()
 
     def on_mount(self) -> None:
+        self.show_card()
+        self._read_context()
+
+    @work(thread=True, exclusive=True, group="review-context", exit_on_error=False,
+          description="Reading the agent's sessions")
+    def _read_context(self) -> None:
+        """Who wrote what (the hook's session trailers) and whether the hook is installed: git and a settings
+        file, so off the event loop."""
+        sessions = agent_sessions(self.ws)
+        hook = claude_settings.status()
+        self.app.call_from_thread(self._context_read, sessions, hook)
+
+    def _context_read(self, sessions: dict[str, tuple[str, ...]], hook: claude_settings.Status) -> None:
+        self.sessions, self.hook = sessions, hook
         self.show_card()
 
     # ------------------------------------------------------------------------------------------ cards
@@ -207,9 +225,10 @@ class ReviewScreen(Screen[None]):
             Content(f"Review · {self.index + 1} / {len(self.cards)} · "),
             render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
             Content(" · "), render.plain(card.title),
-            Content(f"   ({findings} findings, {len(self.cards) - findings} new writes)"),
+            Content(f"   ({findings} findings, {len(self.cards) - findings} new writes) · "),
+            self._hook_text(),
         ))
-        explain.update(render.plain(card.explanation))
+        explain.update(render.plain(card.explanation + (self._written_by(card) if card.kind == "new" else "")))
         raw_shared = card.details.get("shared", []) if card.details else []
         shared = [str(s) for s in raw_shared] if isinstance(raw_shared, list | tuple) else []
         if self.is_pair(card):
@@ -230,6 +249,32 @@ class ReviewScreen(Screen[None]):
                 m = self.memory(card.paths[0]) if card.paths else None
                 text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
             self.query_one("#single-text", Static).update(text)
+
+    def _hook_text(self) -> Content:
+        """Whether the agent's writes reach memtui as they happen (the hook), for the header."""
+        hook = self.hook
+        if hook is None:
+            return Content("hook: …")
+        if hook.error:
+            return render.styled("hook: settings unreadable", "badge-unknown")
+        if hook.installed and not (hook.hooks_disabled or hook.managed_only):
+            return render.styled("hook: installed", "badge-fresh")
+        if hook.installed:
+            return render.styled("hook: disabled", "badge-expired")
+        if hook.plugin:
+            return render.styled("hook: plugin installed", "badge-fresh")
+        return render.styled("hook: not installed", "badge-unknown")
+
+    def _written_by(self, card: Card) -> str:
+        """Which Claude Code session(s) wrote this memory since the last review, from the commit trailers."""
+        path = card.paths[0] if card.paths else ""
+        if path not in self.sessions:
+            return "" if self.hook is None else " · not yet recorded in git (session unknown)"
+        sessions = self.sessions[path]
+        if not sessions:
+            return " · recorded without a session (not by the hook)"
+        shown = ", ".join(s[:8] for s in sessions[:3]) + (f" +{len(sessions) - 3}" if len(sessions) > 3 else "")
+        return f" · session{'s' if len(sessions) > 1 else ''} {shown}"
 
     def _commit_count(self) -> int:
         return sum(1 for d in self.decisions if d.commit)
