@@ -24,12 +24,19 @@ from synthetic import make_store  # noqa: E402
 
 from memtui import ops  # noqa: E402
 
-ENV = {**os.environ, "GIT_AUTHOR_NAME": "Bench", "GIT_AUTHOR_EMAIL": "b@example.com",
-       "GIT_COMMITTER_NAME": "Bench", "GIT_COMMITTER_EMAIL": "b@example.com"}
+ENV = {
+    **os.environ,
+    "GIT_AUTHOR_NAME": "Bench",
+    "GIT_AUTHOR_EMAIL": "b@example.com",
+    "GIT_COMMITTER_NAME": "Bench",
+    "GIT_COMMITTER_EMAIL": "b@example.com",
+}
 
 
 def git(cwd: Path, *args: str, stdin: str | None = None) -> str:
-    return subprocess.run(["git", *args], cwd=cwd, env=ENV, check=True, capture_output=True, text=True, input=stdin).stdout
+    return subprocess.run(
+        ["git", *args], cwd=cwd, env=ENV, check=True, capture_output=True, text=True, input=stdin
+    ).stdout
 
 
 def build(top: Path, memories: int, commits: int) -> Path:
@@ -43,9 +50,12 @@ def build(top: Path, memories: int, commits: int) -> Path:
     for i in range(commits - 1):
         name = files[i % len(files)]
         data = (store / name).read_text() + f"\nrevision {i}\n"
-        stream.append(f"commit refs/heads/main\ncommitter Bench <b@example.com> {1_700_000_000 + i} +0000\n"
-                      f"data {len('edit')}\nedit\n" + ("from refs/heads/main^0\n" if i == 0 else "")
-                      + f"M 100644 inline memory/{name}\ndata {len(data.encode())}\n{data}\n")
+        stream.append(
+            f"commit refs/heads/main\ncommitter Bench <b@example.com> {1_700_000_000 + i} +0000\n"
+            f"data {len('edit')}\nedit\n"
+            + ("from refs/heads/main^0\n" if i == 0 else "")
+            + f"M 100644 inline memory/{name}\ndata {len(data.encode())}\n{data}\n"
+        )
     git(top, "fast-import", "--quiet", stdin="".join(stream))
     git(top, "reset", "-q", "--hard", "main")
     return store
@@ -80,8 +90,11 @@ def main() -> int:
             ops.archive(store, names[2 * i + 1], reason="benchmark", today=dt.date(2026, 11, 30))
             ours.append(time.perf_counter() - t)
         result = {
-            "memories": memories, "commits_in_history": count, "setup_s": round(setup, 1),
-            "plain_git_add_commit_s": round(min(plain), 3), "memtui_archive_s": round(min(ours), 3),
+            "memories": memories,
+            "commits_in_history": count,
+            "setup_s": round(setup, 1),
+            "plain_git_add_commit_s": round(min(plain), 3),
+            "memtui_archive_s": round(min(ours), 3),
             "ratio": round(min(ours) / min(plain), 2),
         }
     print(json.dumps(result, indent=2))

@@ -72,12 +72,21 @@ def main() -> int:
             f = best_of(floor, store)
             fs = best_of(floor_safe_load, store, repeat=1)
             c = best_of(check, store)
-            results[count] = {"floor_s": round(f, 3), "floor_safe_load_s": round(fs, 3), "check_s": round(c, 3),
-                              "ratio": round(c / f, 2), "ratio_vs_safe_load": round(c / fs, 2)}
+            results[count] = {
+                "floor_s": round(f, 3),
+                "floor_safe_load_s": round(fs, 3),
+                "check_s": round(c, 3),
+                "ratio": round(c / f, 2),
+                "ratio_vs_safe_load": round(c / fs, 2),
+            }
     growth = results[10000]["check_s"] / results[2500]["check_s"]
     floor_growth = results[10000]["floor_s"] / results[2500]["floor_s"]
-    out = {"sizes": results, "check_growth_2500_to_10000": round(growth, 2),
-           "floor_growth_2500_to_10000": round(floor_growth, 2), "linear_would_be": 4.0}
+    out = {
+        "sizes": results,
+        "check_growth_2500_to_10000": round(growth, 2),
+        "floor_growth_2500_to_10000": round(floor_growth, 2),
+        "linear_would_be": 4.0,
+    }
     print(json.dumps(out, indent=2))
     return 0
 

@@ -55,11 +55,19 @@ Front end installs dependencies with npm; the lockfile is package-lock.json.
 
 
 def payload(path: Path, session: str = "bench-session") -> bytes:
-    return json.dumps({
-        "session_id": session, "cwd": str(path.parent), "hook_event_name": "PostToolUse", "tool_name": "Write",
-        "tool_input": {"file_path": str(path), "content": path.read_text(encoding="utf-8") if path.exists() else ""},
-        "tool_response": {"filePath": str(path), "success": True},
-    }).encode()
+    return json.dumps(
+        {
+            "session_id": session,
+            "cwd": str(path.parent),
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {
+                "file_path": str(path),
+                "content": path.read_text(encoding="utf-8") if path.exists() else "",
+            },
+            "tool_response": {"filePath": str(path), "success": True},
+        }
+    ).encode()
 
 
 def timed(data: bytes, env: dict[str, str], runs: int, before=None) -> tuple[list[float], list[float], bytes]:  # type: ignore[no-untyped-def]
@@ -70,8 +78,13 @@ def timed(data: bytes, env: dict[str, str], runs: int, before=None) -> tuple[lis
             before()
         usage = resource.getrusage(resource.RUSAGE_CHILDREN)
         start = time.perf_counter()
-        done = subprocess.run([sys.executable, "-m", "memtui", "hook", "post-tool-use"], input=data,
-                              capture_output=True, env=env, timeout=60)
+        done = subprocess.run(
+            [sys.executable, "-m", "memtui", "hook", "post-tool-use"],
+            input=data,
+            capture_output=True,
+            env=env,
+            timeout=60,
+        )
         walls.append(time.perf_counter() - start)
         after = resource.getrusage(resource.RUSAGE_CHILDREN)
         cpus.append(after.ru_utime - usage.ru_utime + after.ru_stime - usage.ru_stime)
@@ -89,8 +102,14 @@ def main() -> int:
         config = Path(tmp) / "claude"
         # as installed: bytecode cached (pip compiles it at install time), whatever this shell says
         base = {k: v for k, v in os.environ.items() if k != "PYTHONDONTWRITEBYTECODE"}
-        env = {**base, "CLAUDE_CONFIG_DIR": str(config), "GIT_AUTHOR_NAME": "bench", "GIT_AUTHOR_EMAIL": "b@x",
-               "GIT_COMMITTER_NAME": "bench", "GIT_COMMITTER_EMAIL": "b@x"}
+        env = {
+            **base,
+            "CLAUDE_CONFIG_DIR": str(config),
+            "GIT_AUTHOR_NAME": "bench",
+            "GIT_AUTHOR_EMAIL": "b@x",
+            "GIT_COMMITTER_NAME": "bench",
+            "GIT_COMMITTER_EMAIL": "b@x",
+        }
         store = make_store(config / "projects" / "-bench", args.memories - 2)
         (store / "feedback_use_npm.md").write_text(OLD, encoding="utf-8")
         os.utime(store / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000))
@@ -104,8 +123,9 @@ def main() -> int:
         elsewhere.write_text("print(1)\n")
         rows.append(("write outside any store", *timed(payload(elsewhere), env, args.runs)))
         rows.append((f"memory write, {count} memories, no repo", *timed(payload(new), env, args.runs)))
-        subprocess.run([sys.executable, "-m", "memtui", "init", str(store)], env=env, capture_output=True, timeout=60,
-                       check=True)
+        subprocess.run(
+            [sys.executable, "-m", "memtui", "init", str(store)], env=env, capture_output=True, timeout=60, check=True
+        )
         flip = iter(range(10_000))
 
         def touch() -> None:
@@ -114,22 +134,32 @@ def main() -> int:
         rows.append(("memory write, memtui repo (commit detached)", *timed(payload(new), env, args.runs, touch)))
         sync = {**env, "MEMTUI_HOOK_SYNC": "1"}
         rows.append(("memory write + inline commit (not budgeted)", *timed(payload(new), sync, args.runs, touch)))
-        log = subprocess.run(["git", "-C", str(store.parent), "log", "--format=%s", "-n", "3"], capture_output=True,
-                             text=True, timeout=60).stdout
+        log = subprocess.run(
+            ["git", "-C", str(store.parent), "log", "--format=%s", "-n", "3"],
+            capture_output=True,
+            text=True,
+            timeout=60,
+        ).stdout
         worst = 0.0
         load = os.getloadavg()[0]
-        print(f"memtui hook post-tool-use, {args.runs} runs each (budget {BUDGET:.1f} s; "
-              f"{os.cpu_count()} cores, load average {load:.1f})")
+        print(
+            f"memtui hook post-tool-use, {args.runs} runs each (budget {BUDGET:.1f} s; "
+            f"{os.cpu_count()} cores, load average {load:.1f})"
+        )
         for name, walls, cpus, out in rows:
             wall, cpu = statistics.median(walls), statistics.median(cpus)
             worst = worst if "not budgeted" in name else max(worst, wall)
             said = "answered" if out else "silent"
-            print(f"  {name:45} wall median {wall * 1000:5.0f} ms (max {max(walls) * 1000:5.0f})"
-                  f"  cpu median {cpu * 1000:5.0f} ms  ({said})")
+            print(
+                f"  {name:45} wall median {wall * 1000:5.0f} ms (max {max(walls) * 1000:5.0f})"
+                f"  cpu median {cpu * 1000:5.0f} ms  ({said})"
+            )
         print(f"  last commits: {' | '.join(log.splitlines())}")
         ok = worst <= BUDGET
-        print(f"{'OK' if ok else 'OVER BUDGET'}: slowest wall median {worst * 1000:.0f} ms"
-              + ("" if ok or load < (os.cpu_count() or 1) else " (machine overloaded: see the cpu column)"))
+        print(
+            f"{'OK' if ok else 'OVER BUDGET'}: slowest wall median {worst * 1000:.0f} ms"
+            + ("" if ok or load < (os.cpu_count() or 1) else " (machine overloaded: see the cpu column)")
+        )
         return 0 if ok else 1
 
 

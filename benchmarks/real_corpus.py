@@ -20,17 +20,27 @@ REAL = ROOT.parent / "shared" / "corpus" / "real"
 
 # folder → (store path inside it, expected (kind, path-or-None, line-or-None) findings)
 EXPECT = {
-    "PinKushin__PokemonBattleJournal": ("PokemonBattleJournal/docs/memory", [
-        ("index-over-cap", "MEMORY.md", 109), ("duplicate-entry", "feedback_navigate_to_every_test.md", 65),
-        ("broken-link", "user_philosophical_framework.md", 121), ("unindexed", "feedback_codebehind_preference.md", None)]),
+    "PinKushin__PokemonBattleJournal": (
+        "PokemonBattleJournal/docs/memory",
+        [
+            ("index-over-cap", "MEMORY.md", 109),
+            ("duplicate-entry", "feedback_navigate_to_every_test.md", 65),
+            ("broken-link", "user_philosophical_framework.md", 121),
+            ("unindexed", "feedback_codebehind_preference.md", None),
+        ],
+    ),
     "duyet__kb": (".", []),
     "Xio-Shark__xiocode_settings": ("memory", []),
     "Aleslammer__deathwatch_foundryvtt": (".claude/memory", [("schema", "architecture.md", None)]),
-    "LuckyLee07__HelloOgre3D": ("docs/memory", [("schema", "tracy-profiler-no-cli-capture.md", None),
-                                                ("schema", "crlf-encoding-gotcha.md", None)]),
+    "LuckyLee07__HelloOgre3D": (
+        "docs/memory",
+        [("schema", "tracy-profiler-no-cli-capture.md", None), ("schema", "crlf-encoding-gotcha.md", None)],
+    ),
     "AlexSergey__opensa": (".claude/memory", []),
-    "Laiwxx__LYSOPSTracker": ("docs/memory", [("broken-link", "feedback_moeg0d5q06zq.md", 56),
-                                              ("schema", "feedback_mo9cothqexv8.md", None)]),
+    "Laiwxx__LYSOPSTracker": (
+        "docs/memory",
+        [("broken-link", "feedback_moeg0d5q06zq.md", 56), ("schema", "feedback_mo9cothqexv8.md", None)],
+    ),
     "ActorForth__ActorForth": (".claude/memory", []),
     "DEFRA__nrf-solution": (".claude/agent-memory/code-reviewer", []),
     "joujin-git__KoEnVue": (".claude/memory", [("malformed", "negative-result-verify-instrument.md", None)]),
@@ -52,8 +62,12 @@ def main() -> int:
         if files != seen:
             problems.append(f"files {files} != memories {seen}")
         for kind, target, line in expected:
-            if not any(f.kind == kind and (target in f.paths or target == "MEMORY.md" and not f.paths or target in f.paths)
-                       and (line is None or f.line == line) for f in report.findings):
+            if not any(
+                f.kind == kind
+                and (target in f.paths or target == "MEMORY.md" and not f.paths or target in f.paths)
+                and (line is None or f.line == line)
+                for f in report.findings
+            ):
                 problems.append(f"missing {kind} {target} {line or ''}")
         if report.store.index:
             b = report.store.index.budget

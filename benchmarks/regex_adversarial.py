@@ -43,12 +43,68 @@ MODULES = (
 
 # Units repeated to one long line: each aims at a prefix some pattern can start on and then scan far.
 UNITS = (
-    "http://?", "https://a.b/?x&", "a", "a-", "a.", "a:", "a/", "a_", "a@", "a://", "a:b@", "Ab0+", "Ab0/", "eyJ-",
-    "eyJa.", "sk-", "sk_live_", "ghp_", "BSA", "ya29.", "xoxb-", "AKIA", "aws_secret_access_key ", "secret: a1",
-    "password=", "-----BEGIN A ", "0123456789abcdef", " ", "\t", "`", "#a", "**why", "**how to apply", "**",
-    "-", "1", "1.", "1 ", "?", "&", "=", "\\", "a b ", "every ", "in 1 ", "next ", "on ", "下周", "月", "每",
-    "[", "](", "- [a](", "<!--", "---", "a.com", "x.io/", "a-b.c/",
-    ("---", "\n"), ("---\n", " "), ("<!--", "-"), ("- [", "\\]"),  # (prefix, unit): anchored patterns
+    "http://?",
+    "https://a.b/?x&",
+    "a",
+    "a-",
+    "a.",
+    "a:",
+    "a/",
+    "a_",
+    "a@",
+    "a://",
+    "a:b@",
+    "Ab0+",
+    "Ab0/",
+    "eyJ-",
+    "eyJa.",
+    "sk-",
+    "sk_live_",
+    "ghp_",
+    "BSA",
+    "ya29.",
+    "xoxb-",
+    "AKIA",
+    "aws_secret_access_key ",
+    "secret: a1",
+    "password=",
+    "-----BEGIN A ",
+    "0123456789abcdef",
+    " ",
+    "\t",
+    "`",
+    "#a",
+    "**why",
+    "**how to apply",
+    "**",
+    "-",
+    "1",
+    "1.",
+    "1 ",
+    "?",
+    "&",
+    "=",
+    "\\",
+    "a b ",
+    "every ",
+    "in 1 ",
+    "next ",
+    "on ",
+    "下周",
+    "月",
+    "每",
+    "[",
+    "](",
+    "- [a](",
+    "<!--",
+    "---",
+    "a.com",
+    "x.io/",
+    "a-b.c/",
+    ("---", "\n"),
+    ("---\n", " "),
+    ("<!--", "-"),
+    ("- [", "\\]"),  # (prefix, unit): anchored patterns
 )
 
 
@@ -129,8 +185,14 @@ def _line(unit: str | tuple[str, str], size: int) -> str:
     return prefix + (unit * (size // len(unit) + 1))[: size - len(prefix)]
 
 
-def measure_growth(func: Callable[[str], object], unit: str | tuple[str, str], sizes: tuple[int, ...], *, give_up: float = 2.0,
-                   repeats: int = 3) -> tuple[list[float], float, bool]:
+def measure_growth(
+    func: Callable[[str], object],
+    unit: str | tuple[str, str],
+    sizes: tuple[int, ...],
+    *,
+    give_up: float = 2.0,
+    repeats: int = 3,
+) -> tuple[list[float], float, bool]:
     """Times at each size (stopping once one run exceeds `give_up` seconds), the fitted exponent, and a flag."""
     times: list[float] = []
     for size in sizes:
@@ -148,6 +210,7 @@ def measure_growth(func: Callable[[str], object], unit: str | tuple[str, str], s
 
 def run(sizes: tuple[int, ...], only: list[str] | None, out: Callable[[str], None] = print) -> int:
     """Measure every pattern and scanner against every unit; print one line per target; return the flag count."""
+
     def finditer_all(pattern: re.Pattern[str]) -> Callable[[str], object]:
         return lambda s: sum(1 for _ in pattern.finditer(s))
 
@@ -155,8 +218,10 @@ def run(sizes: tuple[int, ...], only: list[str] | None, out: Callable[[str], Non
     for name, why in GUARDED.items():
         out(f"{name}: guarded ({why})")
     baseline = [_time(lambda s: s.count("\x00"), _line("a", size), 5) for size in sizes]
-    out(f"linear baseline (str.count) at {', '.join(f'{s // 1024} KB' for s in sizes)}: "
-        + ", ".join(f"{t * 1e3:.3f} ms" for t in baseline))
+    out(
+        f"linear baseline (str.count) at {', '.join(f'{s // 1024} KB' for s in sizes)}: "
+        + ", ".join(f"{t * 1e3:.3f} ms" for t in baseline)
+    )
     out(f"{'target':58} {'worst input':22} " + " ".join(f"{s // 1024:>6} KB" for s in sizes) + "   exp  verdict")
     flagged_total = 0
     for name, func in targets:
@@ -173,8 +238,11 @@ def run(sizes: tuple[int, ...], only: list[str] | None, out: Callable[[str], Non
                 worst = (score, unit, times, flagged)
         assert worst is not None
         _, unit, times, flagged = worst
-        k = (math.log(max(times[-1], 1e-4) / max(times[0], 1e-4)) / math.log(sizes[len(times) - 1] / sizes[0])
-             if len(times) > 1 else math.inf)
+        k = (
+            math.log(max(times[-1], 1e-4) / max(times[0], 1e-4)) / math.log(sizes[len(times) - 1] / sizes[0])
+            if len(times) > 1
+            else math.inf
+        )
         cells = " ".join(f"{t * 1e3:7.1f}ms" for t in times) + " " * (10 * (len(sizes) - len(times)))
         verdict = f"QUADRATIC on {flags} input(s)" if flags else "linear"
         shown = repr(unit) if isinstance(unit, str) else f"{unit[0]!r}+{unit[1]!r}*"

@@ -6,7 +6,28 @@ import random
 from pathlib import Path
 
 TYPES = ("user", "feedback", "project", "reference")
-SYLLABLES = ["ka", "lo", "mi", "ne", "ru", "ta", "vi", "so", "pe", "da", "ri", "mo", "lu", "ke", "na", "po", "si", "te", "ga", "bo"]
+SYLLABLES = [
+    "ka",
+    "lo",
+    "mi",
+    "ne",
+    "ru",
+    "ta",
+    "vi",
+    "so",
+    "pe",
+    "da",
+    "ri",
+    "mo",
+    "lu",
+    "ke",
+    "na",
+    "po",
+    "si",
+    "te",
+    "ga",
+    "bo",
+]
 
 
 def vocabulary(size: int, seed: int = 7) -> list[str]:

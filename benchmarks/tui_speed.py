@@ -74,11 +74,15 @@ async def measure(store: Path, keys: int = 30) -> dict[str, float]:
         await pilot.press("slash", "x")
         await pilot.pause(0.15)
         filter_s = time.perf_counter() - t - 0.15
-    return {"first_screen_s": round(first, 3), "analysed_s": round(analysed, 3),
-            "key_ms_median": round(statistics.median(times) * 1000, 1), "key_ms_max": round(max(times) * 1000, 1),
-            "key_direct_ms_median": round(statistics.median(direct) * 1000, 1),
-            "key_direct_ms_max": round(max(direct) * 1000, 1),
-            "filter_extra_ms": round(max(filter_s, 0) * 1000, 1)}
+    return {
+        "first_screen_s": round(first, 3),
+        "analysed_s": round(analysed, 3),
+        "key_ms_median": round(statistics.median(times) * 1000, 1),
+        "key_ms_max": round(max(times) * 1000, 1),
+        "key_direct_ms_median": round(statistics.median(direct) * 1000, 1),
+        "key_direct_ms_max": round(max(direct) * 1000, 1),
+        "filter_extra_ms": round(max(filter_s, 0) * 1000, 1),
+    }
 
 
 async def main() -> None:

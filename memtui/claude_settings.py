@@ -128,12 +128,14 @@ def _load(path: Path) -> _Loaded:
             "Settings Error too) and run the command again"
         ) from None
     if not isinstance(data, dict):
-        raise SettingsError(f"{path}: the top level is {type(data).__name__}, not a JSON object; memtui changed nothing")
+        raise SettingsError(
+            f"{path}: the top level is {type(data).__name__}, not a JSON object; memtui changed nothing"
+        )
     hooks = data.get("hooks")
     if hooks is not None and not isinstance(hooks, dict):
-        raise SettingsError(f"{path}: \"hooks\" is not an object; memtui changed nothing")
+        raise SettingsError(f'{path}: "hooks" is not an object; memtui changed nothing')
     if isinstance(hooks, dict) and "PostToolUse" in hooks and not isinstance(hooks["PostToolUse"], list):
-        raise SettingsError(f"{path}: \"hooks.PostToolUse\" is not a list; memtui changed nothing")
+        raise SettingsError(f'{path}: "hooks.PostToolUse" is not a list; memtui changed nothing')
     return _Loaded(data, raw, _indent_of(text), text.endswith("\n") or not text.strip())
 
 
@@ -284,7 +286,9 @@ def _managed_only() -> bool:
             data = json.loads(file.read_text(encoding="utf-8"))
         except (OSError, ValueError):
             continue
-        if isinstance(data, dict) and (data.get("allowManagedHooksOnly") is True or data.get("disableAllHooks") is True):
+        if isinstance(data, dict) and (
+            data.get("allowManagedHooksOnly") is True or data.get("disableAllHooks") is True
+        ):
             return True
     return False
 
@@ -309,12 +313,14 @@ def describe(s: Status) -> list[str]:
         if exe and os.path.isabs(exe) and not os.path.exists(exe):
             lines.append(f"  warning: {exe} does not exist; Claude Code will show a hook error on every write")
     if s.hooks_disabled:
-        lines.append("  hooks are disabled there (\"disableAllHooks\": true): Claude Code runs none of them")
+        lines.append('  hooks are disabled there ("disableAllHooks": true): Claude Code runs none of them')
     if s.managed_only:
         lines.append("  managed policy settings allow only managed hooks: Claude Code will not run this one")
     if s.plugin:
-        lines.append("  the memtui plugin is installed too" + (
-            ": remove one of them, or every memory write is checked twice" if s.installed else ""))
+        lines.append(
+            "  the memtui plugin is installed too"
+            + (": remove one of them, or every memory write is checked twice" if s.installed else "")
+        )
     return lines
 
 

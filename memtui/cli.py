@@ -20,7 +20,20 @@ from memtui.core.store import StoreError
 if TYPE_CHECKING:
     from memtui.analysis.check import Report
 
-COMMANDS = ("check", "archive", "restore", "merge", "verify", "edit", "fix-date", "history", "undo", "init", "hook", "hooks")
+COMMANDS = (
+    "check",
+    "archive",
+    "restore",
+    "merge",
+    "verify",
+    "edit",
+    "fix-date",
+    "history",
+    "undo",
+    "init",
+    "hook",
+    "hooks",
+)
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
@@ -44,8 +57,11 @@ def _store_path(value: str | None) -> Path:
         return Path(value).expanduser()
     found, tried = locate_store(Path.cwd())
     if found is None:
-        raise UsageError("no memory store found for this project; looked in:\n  " + "\n  ".join(map(str, tried))
-                         + "\nname one: memtui PATH")
+        raise UsageError(
+            "no memory store found for this project; looked in:\n  "
+            + "\n  ".join(map(str, tried))
+            + "\nname one: memtui PATH"
+        )
     return found
 
 
@@ -124,14 +140,18 @@ def cmd_check(args: argparse.Namespace) -> int:
     else:
         active = len(store.active)
         print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
-        print(f"{len(store.memories)} memories ({active} active, {len(store.memories) - active} archived) · {_budget_line(report)}")
+        print(
+            f"{len(store.memories)} memories ({active} active, {len(store.memories) - active} archived) · {_budget_line(report)}"
+        )
         print()
         for f in report.findings:
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()
-        print(f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
-              f" · {_to_review(report)} findings to review (the count the TUI shows)")
+        print(
+            f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
+            f" · {_to_review(report)} findings to review (the count the TUI shows)"
+        )
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
 
 
@@ -181,9 +201,13 @@ def cmd_archive(args: argparse.Namespace) -> int:
 
     store = _store_path(args.store)
     return _print_result(
-        ops.archive(store, _file_arg(store, args.file), reason=args.reason,
-                    superseded_by=_file_arg(store, args.superseded_by) if args.superseded_by else None,
-                    allow_secret=args.allow_secret)
+        ops.archive(
+            store,
+            _file_arg(store, args.file),
+            reason=args.reason,
+            superseded_by=_file_arg(store, args.superseded_by) if args.superseded_by else None,
+            allow_secret=args.allow_secret,
+        )
     )
 
 
@@ -208,8 +232,9 @@ def cmd_merge(args: argparse.Namespace) -> int:
             raise UsageError(f"--body-file {args.body_file}: cannot be read ({exc})") from None
     _check_into(args.into)
     files = [_file_arg(store, f) for f in args.files]
-    return _print_result(ops.merge(store, files, into=args.into, text=text, reason=args.reason or "",
-                                   allow_secret=args.allow_secret))
+    return _print_result(
+        ops.merge(store, files, into=args.into, text=text, reason=args.reason or "", allow_secret=args.allow_secret)
+    )
 
 
 def _check_into(name: str) -> None:
@@ -218,7 +243,9 @@ def _check_into(name: str) -> None:
     if not name.strip() or base in ("", ".", "..", ".md") or base.startswith("."):
         raise UsageError(f"--into {name!r}: give the merged memory a file name (not empty, not hidden, not . or ..)")
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in name):
-        raise UsageError(f"--into {_safe(name)!r}: a file name with control characters (newline, tab, escape) is refused")
+        raise UsageError(
+            f"--into {_safe(name)!r}: a file name with control characters (newline, tab, escape) is refused"
+        )
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
@@ -238,8 +265,9 @@ def cmd_edit(args: argparse.Namespace) -> int:
         text = Path(args.text_file).read_text(encoding="utf-8")
     except (OSError, UnicodeDecodeError) as exc:
         raise UsageError(f"--text-file {args.text_file}: cannot be read ({exc})") from None
-    return _print_result(ops.edit(store, _file_arg(store, args.file), text, reason=args.reason or "",
-                                  allow_secret=args.allow_secret))
+    return _print_result(
+        ops.edit(store, _file_arg(store, args.file), text, reason=args.reason or "", allow_secret=args.allow_secret)
+    )
 
 
 def cmd_fix_date(args: argparse.Namespace) -> int:
@@ -318,8 +346,9 @@ def cmd_hook(args: argparse.Namespace) -> int:
 
     if args.hook_command == "post-tool-use":
         return hook.post_tool_use()
-    return hook.pre_commit(args.files, lambda store: cmd_check(argparse.Namespace(
-        store=str(store), demo=False, json=False, today=None)))
+    return hook.pre_commit(
+        args.files, lambda store: cmd_check(argparse.Namespace(store=str(store), demo=False, json=False, today=None))
+    )
 
 
 def cmd_hooks(args: argparse.Namespace) -> int:
@@ -401,6 +430,7 @@ def _tui_parser() -> argparse.ArgumentParser:
     parser.add_argument("store", nargs="?", help="the memory folder (default: this project's Claude Code memory)")
     parser.add_argument("--demo", action="store_true", help="open a fresh copy of the bundled demo store")
     parser.add_argument("--today", help="pin the date for freshness (YYYY-MM-DD)")
+    parser.add_argument("--theme", help="theme for this session (overrides the one saved in config.toml)")
     parser.add_argument("--version", action="store_true")
     return parser
 
@@ -423,7 +453,7 @@ def run_tui(args: argparse.Namespace) -> int:
     detect_layout(path)  # fail with a clear message before the screen takes over
     from memtui.tui.app import MemtuiApp
 
-    app = MemtuiApp(path, today=_today(args.today) if args.today else None)
+    app = MemtuiApp(path, today=_today(args.today) if args.today else None, theme=args.theme)
     app.run()
     return EXIT_OK
 
@@ -462,8 +492,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     except Exception as exc:  # never a traceback for the person; MEMTUI_DEBUG=1 shows it
         if os.environ.get("MEMTUI_DEBUG"):
             raise
-        print(f"memtui: unexpected error ({type(exc).__name__}): {_safe(str(exc))[:500]} — nothing more was done; "
-              "please report this (MEMTUI_DEBUG=1 shows the details)", file=sys.stderr)
+        print(
+            f"memtui: unexpected error ({type(exc).__name__}): {_safe(str(exc))[:500]} — nothing more was done; "
+            "please report this (MEMTUI_DEBUG=1 shows the details)",
+            file=sys.stderr,
+        )
         return EXIT_USAGE
     finally:
         try:

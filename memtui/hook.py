@@ -97,7 +97,9 @@ def parse_write(raw: bytes, env: Mapping[str, str] | None = None) -> MemoryWrite
     session = payload.get("session_id")
     agent = payload.get("agent_id")
     return MemoryWrite(
-        store=store, file=file, tool=tool,
+        store=store,
+        file=file,
+        tool=tool,
         session=session if isinstance(session, str) and SESSION_RE.match(session) else None,
         agent_id=agent if isinstance(agent, str) else None,
     )
@@ -134,8 +136,11 @@ def check_written(store_path: Path, file: Path, today: dt.date | None = None) ->
     kinds = INDEX_KINDS if is_index else FILE_KINDS
     if is_index:
         # malformed and secret findings name their file: keep the index's own, not every memory's
-        kept = [f for f in report.findings
-                if f.kind in kinds and (f.kind not in ("malformed", "secret") or "MEMORY.md" in f.paths)]
+        kept = [
+            f
+            for f in report.findings
+            if f.kind in kinds and (f.kind not in ("malformed", "secret") or "MEMORY.md" in f.paths)
+        ]
     else:
         kept = [f for f in report.findings if f.kind in kinds and rel in f.paths]
     kept.sort(key=lambda f: (kinds.index(f.kind), f.paths))
@@ -204,7 +209,7 @@ def render(report: HookReport) -> dict[str, Any] | None:
                 summaries.append(f"{me} may contradict {other}")
                 lines.append(
                     f"- {me} may contradict {other}: {_clip(f.cue or f.message, 300)}.\n"
-                    f"  {me}: \"{quote_me}\"\n  {other}: \"{quote_other}\"\n"
+                    f'  {me}: "{quote_me}"\n  {other}: "{quote_other}"\n'
                     f"  If {newer} replaces {older}, run: "
                     f"{_cmd('memtui', 'archive', store, older, '--reason', f'superseded by {newer}', '--superseded-by', newer)}\n"
                     f"  If both hold, edit {me} so it states how they fit together."
@@ -213,24 +218,28 @@ def render(report: HookReport) -> dict[str, Any] | None:
                 summaries.append(f"{me} repeats {other}")
                 lines.append(
                     f"- {me} says the same as {other} (shared: {', '.join(map(str, f.details.get('shared', [])[:6]))}).\n"
-                    f"  {me}: \"{quote_me}\"\n  {other}: \"{quote_other}\"\n"
+                    f'  {me}: "{quote_me}"\n  {other}: "{quote_other}"\n'
                     f"  Merge them: {_cmd('memtui', 'merge', store, older, newer, '--into', Path(newer).stem)}"
                     f" — or fold the new detail into {other} and delete {me}."
                 )
         elif f.kind == "secret":
             summaries.append(f"{_where(f)} looks like it holds a secret")
-            lines.append(f"- {_clip(f.message, 300)}. Edit your new memory: remove the secret (memory is plain text "
-                         "on disk; memtui will not commit it).")
+            lines.append(
+                f"- {_clip(f.message, 300)}. Edit your new memory: remove the secret (memory is plain text "
+                "on disk; memtui will not commit it)."
+            )
         elif f.kind == "relative-date":
             phrase = str(f.details.get("phrase") or f.cue)
             suggestion = f.details.get("suggestion")
-            summaries.append(f"{me} uses the relative date \"{phrase}\"")
-            fix = f"replace \"{phrase}\" with {suggestion}" if suggestion else f"replace \"{phrase}\" with an absolute date"
-            lines.append(f"- {me}: relative date \"{phrase}\" goes wrong as time passes. Edit your new memory: {fix}.")
+            summaries.append(f'{me} uses the relative date "{phrase}"')
+            fix = f'replace "{phrase}" with {suggestion}' if suggestion else f'replace "{phrase}" with an absolute date'
+            lines.append(f'- {me}: relative date "{phrase}" goes wrong as time passes. Edit your new memory: {fix}.')
         elif f.kind == "index-over-cap":
             summaries.append("MEMORY.md is over Claude Code's load limit")
-            lines.append(f"- {_clip(f.message, 300)}. Shorten MEMORY.md: one line per entry under ~150 characters, "
-                         "detail in topic files, merge or drop stale entries.")
+            lines.append(
+                f"- {_clip(f.message, 300)}. Shorten MEMORY.md: one line per entry under ~150 characters, "
+                "detail in topic files, merge or drop stale entries."
+            )
         elif f.kind == "schema":
             summaries.append(f"{me}: {f.cue}")
             lines.append(f"- {_clip(f.message, 300)}. Edit your new memory to fix it.")
@@ -298,8 +307,11 @@ def record(write: MemoryWrite) -> str | None:
 # --------------------------------------------------------------------------------------------- entry
 
 
-def analyse(raw: bytes, env: Mapping[str, str] | None = None, today: dt.date | None = None,
-            ) -> tuple[MemoryWrite | None, str]:
+def analyse(
+    raw: bytes,
+    env: Mapping[str, str] | None = None,
+    today: dt.date | None = None,
+) -> tuple[MemoryWrite | None, str]:
     """The memory write a payload describes (None for anything else) and the hook's answer ("" = silent)."""
     write = parse_write(raw, env)
     if write is None:

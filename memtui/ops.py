@@ -65,8 +65,22 @@ class PathRefused(OpError):
 
 
 __all__ = [
-    "ChangedOnDisk", "NotInGit", "OpError", "OpResult", "PathRefused", "SecretRefused",
-    "archive", "edit", "finish_review", "fix_date", "init", "keep_both", "merge", "restore", "undo", "verify",
+    "ChangedOnDisk",
+    "NotInGit",
+    "OpError",
+    "OpResult",
+    "PathRefused",
+    "SecretRefused",
+    "archive",
+    "edit",
+    "finish_review",
+    "fix_date",
+    "init",
+    "keep_both",
+    "merge",
+    "restore",
+    "undo",
+    "verify",
 ]
 
 
@@ -155,10 +169,14 @@ def _inside(path: Path, folder: Path) -> bool:
 def check_new_name(rel: str) -> None:
     """Refuse a name memtui would create but could not show or name safely: control characters, hidden, empty."""
     if any(ord(ch) < 0x20 or ord(ch) == 0x7F for ch in rel):
-        raise PathRefused(f"{escape_path(rel)}: a new file name with control characters (newline, tab, escape) is refused")
+        raise PathRefused(
+            f"{escape_path(rel)}: a new file name with control characters (newline, tab, escape) is refused"
+        )
     name = rel.rstrip("/").rsplit("/", 1)[-1]
     if not name or name.startswith(".") or name in (".md",):
-        raise PathRefused(f"{escape_path(rel) or repr(rel)}: hidden or empty file names are not memories (memtui's scan skips them)")
+        raise PathRefused(
+            f"{escape_path(rel) or repr(rel)}: hidden or empty file names are not memories (memtui's scan skips them)"
+        )
 
 
 def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exist: bool = True) -> Path:
@@ -183,7 +201,9 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
     name = candidate.name
     if in_archive and layout.archive_suffix:
         if not name.endswith(layout.archive_suffix):
-            raise PathRefused(f"{escape_path(rel)}: not an archived memory (archived files end in {layout.archive_suffix})")
+            raise PathRefused(
+                f"{escape_path(rel)}: not an archived memory (archived files end in {layout.archive_suffix})"
+            )
         name = name[: -len(layout.archive_suffix)]
     if name in (INDEX_NAME, ARCHIVE_INDEX):
         raise PathRefused(f"{escape_path(rel)}: that is an index, not a memory")
@@ -241,15 +261,17 @@ class _Txn:
             raise ChangedOnDisk(
                 f"{self.rel(path)} changed on disk since it was read (the agent may have rewritten it); "
                 "nothing was changed — look at the new text and decide again",
-                self.rel(path), current,
+                self.rel(path),
+                current,
             )
         return data
 
     def _check(self, path: Path, expected: bytes | None) -> None:
         now = path.read_bytes() if path.exists() else None
         if now != expected:
-            raise ChangedOnDisk(f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed",
-                                self.rel(path), None)
+            raise ChangedOnDisk(
+                f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed", self.rel(path), None
+            )
 
     def _remember(self, path: Path, before: bytes | None, after: bytes | None) -> None:
         if path not in self.before:
@@ -306,14 +328,17 @@ class _Txn:
             leaks += [f"the commit message, line {h.line} ({h.label})" for h in secrets.scan(msg)]
         if leaks:
             raise SecretRefused(
-                "refused: the change would commit what looks like a secret: " + ", ".join(leaks)
+                "refused: the change would commit what looks like a secret: "
+                + ", ".join(leaks)
                 + " — remove it first, or pass --allow-secret if it is not one"
             )
 
     def commit(self, msg: str) -> str | None:
         """Commit exactly the bytes memtui wrote (scanned first), nothing else."""
         self.check_secrets(msg)
-        files = {self.repo.rel(p): (None if data is None else FileState(data, _mode_of(p))) for p, data in self.after.items()}
+        files = {
+            self.repo.rel(p): (None if data is None else FileState(data, _mode_of(p))) for p, data in self.after.items()
+        }
         sha = self.repo.commit_files(msg, files)
         self.before.clear()
         self.after.clear()
@@ -332,12 +357,17 @@ class _Txn:
         if self.journal is None:
             return
         entries = [
-            {"path": os.fsencode(str(p)).decode("latin-1"),
-             "before": None if self.before[p] is None else base64.b64encode(self.before[p] or b"").decode(),
-             "after": _fingerprint(a), "versions": self.versions.get(p, [])}
+            {
+                "path": os.fsencode(str(p)).decode("latin-1"),
+                "before": None if self.before[p] is None else base64.b64encode(self.before[p] or b"").decode(),
+                "after": _fingerprint(a),
+                "versions": self.versions.get(p, []),
+            }
             for p, a in self.after.items()
         ]
-        atomic_write(self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir)
+        atomic_write(
+            self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir
+        )
 
     def _clear_journal(self) -> None:
         if self.journal is not None:
@@ -451,7 +481,9 @@ def _record_agent_writes(txn: _Txn, *, session: str | None = None) -> None:
     if not files:
         return
     names = list(files)
-    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(f"- {escape_path(p)}" for p in names[:200])
+    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(
+        f"- {escape_path(p)}" for p in names[:200]
+    )
     msg = f"memtui: record agent writes ({len(names)} file{'s' if len(names) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
     for rel in names[:50]:
         msg += f"Memtui-Memory: {escape_path(rel)}\n"
@@ -467,24 +499,34 @@ def _refuse_links(layout: StoreLayout) -> None:
         parts.append(layout.scan_root)
     for part in parts:
         if part.is_symlink():
-            raise PathRefused(f"{part} is a symlink; memtui does not write through links (it could write outside "
-                              "the store) — replace it with the real file or folder")
+            raise PathRefused(
+                f"{part} is a symlink; memtui does not write through links (it could write outside "
+                "the store) — replace it with the real file or folder"
+            )
 
 
 @contextmanager
-def _decision(store: Path, *, allow_secret: bool = False, today: dt.date | None = None,
-              session: str | None = None) -> Iterator[_Txn]:
+def _decision(
+    store: Path, *, allow_secret: bool = False, today: dt.date | None = None, session: str | None = None
+) -> Iterator[_Txn]:
     layout = detect_layout(store)
     _refuse_links(layout)
     repo = open_repo(layout)
     if not repo.owns(repo.rel(layout.archive_dir)):
-        raise OpError(f"the archive {layout.archive_dir} lies outside the repository at {repo.work_tree}; "
-                      "memtui cannot record decisions there")
+        raise OpError(
+            f"the archive {layout.archive_dir} lies outside the repository at {repo.work_tree}; "
+            "memtui cannot record decisions there"
+        )
     lock = lock_path(repo.git_dir, layout.root)
     with store_lock(lock):
         repo.refuse_unsafe_state()
-        txn = _Txn(layout=layout, repo=repo, today=today or dt.date.today(), allow_secret=allow_secret,
-                   journal=lock.with_name(lock.stem + ".journal"))
+        txn = _Txn(
+            layout=layout,
+            repo=repo,
+            today=today or dt.date.today(),
+            allow_secret=allow_secret,
+            journal=lock.with_name(lock.stem + ".journal"),
+        )
         _recover(txn)
         if repo.detached():
             txn.notes.append("HEAD is detached: this decision is committed on no branch (create one to keep it)")
@@ -525,7 +567,9 @@ def _index_add(txn: _Txn, memory_path: Path, title: str, hook: str) -> None:
     if idx.has_entry(text, index_path.parent, memory_path):
         return
     target = Path(os.path.relpath(memory_path, index_path.parent)).as_posix()
-    txn.write(index_path, _encode_like(idx.add_entry(text, idx.entry_line(title, target, _hook(hook))), data), expected=data)
+    txn.write(
+        index_path, _encode_like(idx.add_entry(text, idx.entry_line(title, target, _hook(hook))), data), expected=data
+    )
 
 
 def _hook(text: str, limit: int = 110) -> str:
@@ -584,7 +628,9 @@ def _archive_one(txn: _Txn, path: Path, data: bytes, memory: Memory, reason: str
             txn.notes.append(f"{memory.path} could not be parsed; archived whole, unchanged")
     else:
         text = memory.text
-        new_text = _stamp(text, {"status": "archived", "archived_at": txn.today.isoformat(), "archived_reason": reason, **stamps})
+        new_text = _stamp(
+            text, {"status": "archived", "archived_at": txn.today.isoformat(), "archived_reason": reason, **stamps}
+        )
         new_data = _encode_like(new_text, data)
     txn.write(dest, new_data, expected=None)
     txn.delete(path, expected=data)
@@ -616,17 +662,32 @@ def archive(
         memory, data = _load(txn, path, expected_hash)
         stamps = {"superseded_by": txn.rel(successor)} if successor else {}
         dest = _archive_one(txn, path, data, memory, reason.strip(), stamps)
-        trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason),
-                    ("Memtui-Archived-To", txn.repo.rel(dest))]
+        trailers = [
+            ("Memtui-Memory", txn.repo.rel(path)),
+            ("Memtui-Reason", reason),
+            ("Memtui-Archived-To", txn.repo.rel(dest)),
+        ]
         if successor:
             trailers.append(("Memtui-Superseded-By", txn.repo.rel(successor)))
         sha = txn.commit(message("archive", path.name, reason, trailers))
-        return OpResult("archive", sha, f"archived {memory.path} → {txn.rel(dest)}", (memory.path, txn.rel(dest)),
-                        txn.agent_commit, tuple(txn.notes))
+        return OpResult(
+            "archive",
+            sha,
+            f"archived {memory.path} → {txn.rel(dest)}",
+            (memory.path, txn.rel(dest)),
+            txn.agent_commit,
+            tuple(txn.notes),
+        )
 
 
-def restore(store: Path, file: str, *, expected_hash: str | None = None, today: dt.date | None = None,
-            allow_secret: bool = False) -> OpResult:
+def restore(
+    store: Path,
+    file: str,
+    *,
+    expected_hash: str | None = None,
+    today: dt.date | None = None,
+    allow_secret: bool = False,
+) -> OpResult:
     """Bring an archived memory back into the loaded folder and the index: the reverse of archive."""
     with _decision(store, allow_secret=allow_secret, today=today) as txn:
         layout = txn.layout
@@ -646,7 +707,9 @@ def restore(store: Path, file: str, *, expected_hash: str | None = None, today: 
         _index_add(txn, dest, restored.title, restored.description)
         trailers = [("Memtui-Memory", txn.repo.rel(dest)), ("Memtui-Restored-From", txn.repo.rel(path))]
         sha = txn.commit(message("restore", dest.name, "", trailers))
-        return OpResult("restore", sha, f"restored {txn.rel(dest)}", (txn.rel(dest),), txn.agent_commit, tuple(txn.notes))
+        return OpResult(
+            "restore", sha, f"restored {txn.rel(dest)}", (txn.rel(dest),), txn.agent_commit, tuple(txn.notes)
+        )
 
 
 def _archived_path(layout: StoreLayout, file: str) -> Path:
@@ -737,7 +800,9 @@ def _bump_change_dates(text: str, before: Sequence[Memory], today: dt.date) -> s
                 continue
             value = holder[key]
             old_values = [(m.frontmatter if under is None else m.frontmatter.get("metadata") or {}) for m in before]
-            if str(value) == stamp or (before and not any(isinstance(o, dict) and o.get(key) == value for o in old_values)):
+            if str(value) == stamp or (
+                before and not any(isinstance(o, dict) and o.get(key) == value for o in old_values)
+            ):
                 continue
             text = frontmatter.set_keys(text, {key: stamp}, under=under)
     return text
@@ -787,8 +852,13 @@ def merge(
         merged_text = _bump_change_dates(merged_text, memories, txn.today)
         others = [p for p in paths if p != target]
         sources = [txn.rel(p) for p in paths if p != target]
-        if frontmatter.split_block(merged_text)[0] is not None and "merged_from" not in frontmatter.parse(merged_text).data:
-            merged_text = frontmatter.set_keys(merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"})
+        if (
+            frontmatter.split_block(merged_text)[0] is not None
+            and "merged_from" not in frontmatter.parse(merged_text).data
+        ):
+            merged_text = frontmatter.set_keys(
+                merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"}
+            )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
         why = reason.strip() or f"merged into {into_rel}"
@@ -801,8 +871,14 @@ def merge(
         trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
         trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
         sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))
-        return OpResult("merge", sha, f"merged {', '.join(files)} into {into_rel}", tuple([into_rel, *sources]),
-                        txn.agent_commit, tuple(txn.notes))
+        return OpResult(
+            "merge",
+            sha,
+            f"merged {', '.join(files)} into {into_rel}",
+            tuple([into_rel, *sources]),
+            txn.agent_commit,
+            tuple(txn.notes),
+        )
 
 
 def _validate(text: str, rel: str, *, require_type: bool) -> str:
@@ -823,8 +899,16 @@ def _validate(text: str, rel: str, *, require_type: bool) -> str:
 # --------------------------------------------------------------------------------------------- edit / verify / fix-date
 
 
-def edit(store: Path, file: str, new_text: str, *, expected_hash: str | None = None, reason: str = "",
-         allow_secret: bool = False, today: dt.date | None = None) -> OpResult:
+def edit(
+    store: Path,
+    file: str,
+    new_text: str,
+    *,
+    expected_hash: str | None = None,
+    reason: str = "",
+    allow_secret: bool = False,
+    today: dt.date | None = None,
+) -> OpResult:
     """Replace a memory's text with the person's edit, validated first: front matter must parse and keep a type."""
     with _decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
@@ -848,8 +932,14 @@ def edit(store: Path, file: str, new_text: str, *, expected_hash: str | None = N
         return OpResult("edit", sha, f"edited {memory.path}", (memory.path,), txn.agent_commit, tuple(txn.notes))
 
 
-def verify(store: Path, file: str, *, expected_hash: str | None = None, today: dt.date | None = None,
-           allow_secret: bool = False) -> OpResult:
+def verify(
+    store: Path,
+    file: str,
+    *,
+    expected_hash: str | None = None,
+    today: dt.date | None = None,
+    allow_secret: bool = False,
+) -> OpResult:
     """Mark a memory as still true: stamp `last_verified` with today's date."""
     with _decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
@@ -857,20 +947,28 @@ def verify(store: Path, file: str, *, expected_hash: str | None = None, today: d
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
         if not memory.has_frontmatter:
-            raise OpError(f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead")
+            raise OpError(
+                f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead"
+            )
         stamp = txn.today.isoformat()
         under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
         base_text, dropped = _drop_shadowed_duplicates(memory.text, "last_verified")
         if dropped:
-            txn.notes.append(f"{memory.path}: `last_verified` appeared {dropped + 1} times; YAML reads only the last, "
-                             "so the earlier lines were removed and the last one stamped")
+            txn.notes.append(
+                f"{memory.path}: `last_verified` appeared {dropped + 1} times; YAML reads only the last, "
+                "so the earlier lines were removed and the last one stamped"
+            )
         new_text = frontmatter.set_keys(base_text, {"last_verified": stamp}, under=under)
         if new_text == memory.text:
-            return OpResult("verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes))
+            return OpResult(
+                "verify", None, f"{memory.path}: already verified today", (), txn.agent_commit, tuple(txn.notes)
+            )
         txn.write(path, _encode_like(new_text, data), expected=data)
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Verified", stamp)]
         sha = txn.commit(message("verify", path.name, "", trailers))
-        return OpResult("verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes))
+        return OpResult(
+            "verify", sha, f"verified {memory.path} ({stamp})", (memory.path,), txn.agent_commit, tuple(txn.notes)
+        )
 
 
 def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
@@ -888,11 +986,19 @@ def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
     if len(hits) < 2:
         return text, 0
     keep = [line for i, line in enumerate(lines) if i not in hits[:-1]]
-    return head + "".join(keep) + text[len(head) + len(block):], len(hits) - 1
+    return head + "".join(keep) + text[len(head) + len(block) :], len(hits) - 1
 
 
-def fix_date(store: Path, file: str, *, phrase: str | None = None, date: dt.date | None = None,
-             expected_hash: str | None = None, today: dt.date | None = None, allow_secret: bool = False) -> OpResult:
+def fix_date(
+    store: Path,
+    file: str,
+    *,
+    phrase: str | None = None,
+    date: dt.date | None = None,
+    expected_hash: str | None = None,
+    today: dt.date | None = None,
+    allow_secret: bool = False,
+) -> OpResult:
     """Replace a relative date ("tomorrow", "下周四") with the absolute date it meant (or the one given)."""
     with _decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
@@ -973,10 +1079,18 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
             else:
                 txn.write(path, before, expected=now)
         trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
-        msg = message("undo", f"{target.action} of {Path(target.memory).name or 'decision'}", f"Undo {target.subject}", trailers)
+        msg = message(
+            "undo", f"{target.action} of {Path(target.memory).name or 'decision'}", f"Undo {target.subject}", trailers
+        )
         sha = txn.commit(msg) if plan else repo.marker_commit(msg)
-        return OpResult("undo", sha, f"undid {target.action} of {target.memory} ({target.commit[:8]})",
-                        tuple(txn.layout.rel(p) for p, _, _ in plan), txn.agent_commit, tuple(txn.notes))
+        return OpResult(
+            "undo",
+            sha,
+            f"undid {target.action} of {target.memory} ({target.commit[:8]})",
+            tuple(txn.layout.rel(p) for p, _, _ in plan),
+            txn.agent_commit,
+            tuple(txn.notes),
+        )
 
 
 # --------------------------------------------------------------------------------------------- review markers
@@ -985,10 +1099,15 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
 def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
     """Remember that a person kept both memories of a flagged pair, until either of them changes."""
     with _decision(store, today=today) as txn:
-        trailers = [("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
-                    ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))), ("Memtui-Pair-Kind", kind),
-                    ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}")]
-        msg = message("keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers)
+        trailers = [
+            ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
+            ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))),
+            ("Memtui-Pair-Kind", kind),
+            ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}"),
+        ]
+        msg = message(
+            "keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers
+        )
         sha = txn.repo.marker_commit(msg)
         return OpResult("keep-both", sha, f"kept both {a.path} and {b.path}", (), txn.agent_commit, tuple(txn.notes))
 
@@ -1038,8 +1157,10 @@ def init(store: Path) -> OpResult:
         leaks += [f"{escape_path(rel)}:{h.line} ({h.label})" for h in scan_bytes(file.read_bytes())]
         leaks += [f"the file name {escape_path(rel)} ({h.label})" for h in secrets.scan(file.name)]
     if leaks:
-        raise SecretRefused("refused: these files look like they hold secrets; remove them before memtui puts the store under git: "
-                            + ", ".join(leaks))
+        raise SecretRefused(
+            "refused: these files look like they hold secrets; remove them before memtui puts the store under git: "
+            + ", ".join(leaks)
+        )
     run_git(top, ["init", "-q"])
     ignore = top / ".gitignore"
     if layout.kind == "flat":
@@ -1056,7 +1177,9 @@ def init(store: Path) -> OpResult:
             files[rel] = FileState(os.fsencode(os.readlink(path)), "120000")
         elif path.is_file():
             files[rel] = FileState(path.read_bytes(), _mode_of(path))
-    msg = message("init", layout.root.name, "Put the memory store under git.", [("Memtui-Memory", srepo.rel(layout.root))])
+    msg = message(
+        "init", layout.root.name, "Put the memory store under git.", [("Memtui-Memory", srepo.rel(layout.root))]
+    )
     sha = srepo.commit_files(msg, files)
     notes = (srepo.identity_note,) if srepo.identity_note else ()
     return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)

@@ -104,6 +104,7 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     events = repo.history() if repo else []
     kept = kept_pairs(events)
     if repo is not None:  # trailers name files relative to the repository (DESIGN §3); cards use store paths
+
         def store_rel(p: str) -> str:
             return Path(os.path.relpath(repo.work_tree / p, report.store.root)).as_posix()
 
@@ -129,7 +130,11 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     for f in rest:
         if f.kind in ("unindexed", "long-index-line"):
             continue  # index hygiene is shown in the panes, not worth a card each
-        title = memories[f.paths[0]].title if f.paths and f.paths[0] in memories else (f.paths[0] if f.paths else "MEMORY.md")
+        title = (
+            memories[f.paths[0]].title
+            if f.paths and f.paths[0] in memories
+            else (f.paths[0] if f.paths else "MEMORY.md")
+        )
         cards.append(Card(f.kind, f.paths, title, f.message, f, cue=f.cue, details=dict(f.details)))
     return cards
 

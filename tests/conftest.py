@@ -40,7 +40,18 @@ def init_repo(top: Path, *, identity: bool = True) -> Path:
         git(top, "config", "user.name", "Test Person")
         git(top, "config", "user.email", "test@example.com")
     git(top, "add", "-A")
-    git(top, "-c", "user.name=Setup", "-c", "user.email=setup@example.com", "commit", "-q", "-m", "initial", "--allow-empty")
+    git(
+        top,
+        "-c",
+        "user.name=Setup",
+        "-c",
+        "user.email=setup@example.com",
+        "commit",
+        "-q",
+        "-m",
+        "initial",
+        "--allow-empty",
+    )
     return top
 
 
@@ -82,6 +93,12 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
     monkeypatch.setenv("GIT_CONFIG_GLOBAL", str(home / ".gitconfig"))
     monkeypatch.setenv("GIT_CONFIG_NOSYSTEM", "1")
     monkeypatch.delenv("CLAUDE_CONFIG_DIR", raising=False)
-    for var in ("GIT_AUTHOR_NAME", "GIT_AUTHOR_EMAIL", "GIT_COMMITTER_NAME", "GIT_COMMITTER_EMAIL",
-                "GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+    for var in (
+        "GIT_AUTHOR_NAME",
+        "GIT_AUTHOR_EMAIL",
+        "GIT_COMMITTER_NAME",
+        "GIT_COMMITTER_EMAIL",
+        "GIT_AUTHOR_DATE",
+        "GIT_COMMITTER_DATE",
+    ):
         monkeypatch.delenv(var, raising=False)

@@ -20,7 +20,9 @@ SETTINGS = {
     "permissions": {"allow": ["Bash(npm run test:*)"], "deny": []},
     "hooks": {
         "PreToolUse": [{"matcher": "Bash", "hooks": [{"type": "command", "command": "~/bin/guard.sh"}]}],
-        "PostToolUse": [{"matcher": "Edit|Write", "hooks": [{"type": "command", "command": "prettier --write \"$FILE\""}]}],
+        "PostToolUse": [
+            {"matcher": "Edit|Write", "hooks": [{"type": "command", "command": 'prettier --write "$FILE"'}]}
+        ],
     },
     "env": {"FOO": "bär"},
     "autoMemoryEnabled": True,
@@ -32,8 +34,14 @@ def claude_json(data: object) -> bytes:
 
 
 def hooks(*args: str, config: Path, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
-    return subprocess.run([*MEMTUI, "hooks", *args], capture_output=True, text=True, timeout=60, cwd=cwd,
-                          env={**os.environ, "CLAUDE_CONFIG_DIR": str(config)})
+    return subprocess.run(
+        [*MEMTUI, "hooks", *args],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        cwd=cwd,
+        env={**os.environ, "CLAUDE_CONFIG_DIR": str(config)},
+    )
 
 
 @pytest.fixture
@@ -132,8 +140,17 @@ def test_status_says_when_hooks_are_disabled_there(config: Path) -> None:
 
 
 def test_an_older_memtui_entry_is_updated_in_place(config: Path) -> None:
-    old = {"matcher": "Write|Edit", "hooks": [{"type": "command", "command": "'/old/venv/bin/memtui' hook post-tool-use",
-                                              "timeout": 10, "statusMessage": "memtui: checking memory"}]}
+    old = {
+        "matcher": "Write|Edit",
+        "hooks": [
+            {
+                "type": "command",
+                "command": "'/old/venv/bin/memtui' hook post-tool-use",
+                "timeout": 10,
+                "statusMessage": "memtui: checking memory",
+            }
+        ],
+    }
     other = {"matcher": "Bash", "hooks": [{"type": "command", "command": "audit.sh"}]}
     settings = config / "settings.json"
     settings.write_bytes(claude_json({"hooks": {"PostToolUse": [old, other]}}))
@@ -176,8 +193,13 @@ def test_a_symlinked_settings_file_stays_a_symlink_and_keeps_its_mode(config: Pa
 
 def test_the_default_location_is_home_dot_claude(tmp_path: Path) -> None:
     home = Path(os.environ["HOME"])
-    out = subprocess.run([*MEMTUI, "hooks", "install"], capture_output=True, text=True, timeout=60,
-                         env={k: v for k, v in os.environ.items() if k != "CLAUDE_CONFIG_DIR"})
+    out = subprocess.run(
+        [*MEMTUI, "hooks", "install"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={k: v for k, v in os.environ.items() if k != "CLAUDE_CONFIG_DIR"},
+    )
     assert out.returncode == 0, out.stderr
     assert (home / ".claude" / "settings.json").is_file()
 
@@ -187,7 +209,12 @@ def test_the_installed_command_runs_the_hook(config: Path, tmp_path: Path) -> No
     assert hooks("install", config=config).returncode == 0
     data = json.loads((config / "settings.json").read_text(encoding="utf-8"))
     command = data["hooks"]["PostToolUse"][0]["hooks"][0]["command"]
-    payload = json.dumps({"hook_event_name": "PostToolUse", "tool_name": "Write",
-                          "tool_input": {"file_path": str(tmp_path / "x.py"), "content": ""}})
+    payload = json.dumps(
+        {
+            "hook_event_name": "PostToolUse",
+            "tool_name": "Write",
+            "tool_input": {"file_path": str(tmp_path / "x.py"), "content": ""},
+        }
+    )
     out = subprocess.run(["sh", "-c", command], input=payload, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout == "" and out.stderr == ""

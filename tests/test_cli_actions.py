@@ -11,15 +11,22 @@ from test_cli_check import run
 
 def test_archive_history_and_undo_from_the_command_line(tmp_path: Path) -> None:
     top = tmp_path / "p"
-    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n", "memory/a.md": memory("a"),
-                      "memory/b.md": memory("b")})
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/b.md": memory("b"),
+        },
+    )
     init_repo(top)
     out = run("archive", str(top / "memory"), "a.md", "--reason", "Replaced by b", "--superseded-by", "b.md")
     assert out.returncode == 0, out.stderr
     assert "archived a.md" in out.stdout and "commit" in out.stdout
     events = json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout)
     assert [(e["action"], e["memory"], e["reason"], e["superseded_by"]) for e in events] == [
-        ("archive", "memory/a.md", "Replaced by b", "memory/b.md")]
+        ("archive", "memory/a.md", "Replaced by b", "memory/b.md")
+    ]
     assert set(events[0]) >= {"commit", "date", "author", "action", "memory", "reason", "superseded_by"}
     text = run("history", str(top / "memory"), "a.md").stdout
     assert "archive" in text and "Replaced by b" in text
@@ -33,9 +40,11 @@ def test_refusals_exit_two_with_a_message_and_change_nothing(tmp_path: Path) -> 
     write_files(top, {"memory/a.md": memory("a")})
     init_repo(top)
     head = git(top, "rev-parse", "HEAD")
-    for args in (["archive", str(top / "memory"), "../../etc/passwd.md", "--reason", "x"],
-                 ["archive", str(top / "memory"), "missing.md", "--reason", "x"],
-                 ["archive", str(top / "memory"), "a.md", "--reason", " "]):
+    for args in (
+        ["archive", str(top / "memory"), "../../etc/passwd.md", "--reason", "x"],
+        ["archive", str(top / "memory"), "missing.md", "--reason", "x"],
+        ["archive", str(top / "memory"), "a.md", "--reason", " "],
+    ):
         out = run(*args)
         assert out.returncode == 2 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
     assert git(top, "rev-parse", "HEAD") == head

@@ -15,7 +15,9 @@ MEMTUI = [sys.executable, "-m", "memtui"]
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The real command, in a subprocess."""
-    return subprocess.run([*MEMTUI, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    return subprocess.run(
+        [*MEMTUI, *args], capture_output=True, text=True, cwd=cwd, env={**os.environ, "PYTHONIOENCODING": "utf-8"}
+    )
 
 
 def _snapshot(root: Path) -> dict[str, bytes]:
@@ -32,11 +34,21 @@ def test_json_shape_and_exit_code_one_on_errors(tmp_path: Path) -> None:
     assert out.returncode == 1, out.stderr
     data = json.loads(out.stdout)
     assert data["store"] == str(store.resolve()) and data["today"] == "2026-11-30"
-    assert data["memories"] == [{"path": "a.md", "type": "project", "name": "a", "status": "active",
-                                 "freshness": "stale", "age_days": 60}]
+    assert data["memories"] == [
+        {"path": "a.md", "type": "project", "name": "a", "status": "active", "freshness": "stale", "age_days": 60}
+    ]
     broken = [f for f in data["findings"] if f["kind"] == "broken-link"]
-    assert broken == [{"kind": "broken-link", "severity": "error", "paths": ["gone.md"], "line": 2, "score": None,
-                       "message": "MEMORY.md:2: links to gone.md, which does not exist", "cue": "gone.md"}]
+    assert broken == [
+        {
+            "kind": "broken-link",
+            "severity": "error",
+            "paths": ["gone.md"],
+            "line": 2,
+            "score": None,
+            "message": "MEMORY.md:2: links to gone.md, which does not exist",
+            "cue": "gone.md",
+        }
+    ]
     assert _snapshot(tmp_path) == before  # check never writes
 
 
@@ -61,7 +73,9 @@ def test_usage_and_io_errors_exit_two_without_traceback(tmp_path: Path) -> None:
 def test_terminal_escapes_in_memories_are_shown_not_run(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()
-    (store / "e.md").write_text("---\nname: e\ndescription: d\ntype: reference\n---\nBody \x1b[31mred\x1b]0;title\x07\n", encoding="utf-8")
+    (store / "e.md").write_text(
+        "---\nname: e\ndescription: d\ntype: reference\n---\nBody \x1b[31mred\x1b]0;title\x07\n", encoding="utf-8"
+    )
     (store / "MEMORY.md").write_text("- [E](e.md) — \x1b[2J gone\n- [X](x.md) — y\n")
     (store / "evil\x1b[2J.md").write_text("no front matter \x1b[31m\n")
     out = run("check", str(store))
@@ -74,8 +88,20 @@ def test_demo_store_has_every_finding_kind() -> None:
     data = json.loads(out.stdout)
     kinds = {f["kind"] for f in data["findings"]}
     assert kinds >= {
-        "contradiction", "duplicate", "stale", "expired", "relative-date", "secret", "broken-link", "unindexed",
-        "duplicate-entry", "long-index-line", "index-over-cap", "malformed", "schema", "archived-but-loaded",
+        "contradiction",
+        "duplicate",
+        "stale",
+        "expired",
+        "relative-date",
+        "secret",
+        "broken-link",
+        "unindexed",
+        "duplicate-entry",
+        "long-index-line",
+        "index-over-cap",
+        "malformed",
+        "schema",
+        "archived-but-loaded",
     }
     assert 40 <= len(data["memories"]) <= 60
     assert {m["type"] for m in data["memories"]} >= {"user", "feedback", "project", "reference", None}

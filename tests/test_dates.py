@@ -24,37 +24,46 @@ WRITTEN = dt.date(2026, 11, 22)  # a Sunday
 TODAY = dt.date(2026, 11, 30)
 
 
-@pytest.mark.parametrize("text", [
-    "Weekly handover on Monday.",
-    "The weekly handover is on Monday, with the on-call notes.",
-    "Deploys happen every Friday.",
-    "Standup on Mondays.",
-    "On Monday mornings we sync the roadmap.",
-    "每周一交接。",
-    "Ops review each week, usually on Thursday.",
-])
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Weekly handover on Monday.",
+        "The weekly handover is on Monday, with the on-call notes.",
+        "Deploys happen every Friday.",
+        "Standup on Mondays.",
+        "On Monday mornings we sync the roadmap.",
+        "每周一交接。",
+        "Ops review each week, usually on Thursday.",
+    ],
+)
 def test_recurring_days_are_not_relative_dates(text: str) -> None:
     assert dates.find_relative_dates(text, WRITTEN) == []
 
 
-@pytest.mark.parametrize(("text", "phrase", "day"), [
-    ("The freeze starts on Monday.", "on Monday", dt.date(2026, 11, 23)),
-    ("Weekly sync. The release is on Monday.", "on Monday", dt.date(2026, 11, 23)),  # another sentence
-    ("Ship it tomorrow.", "tomorrow", dt.date(2026, 11, 23)),
-    ("召回模块下周四上线。", "下周四", dt.date(2026, 11, 26)),
-])
+@pytest.mark.parametrize(
+    ("text", "phrase", "day"),
+    [
+        ("The freeze starts on Monday.", "on Monday", dt.date(2026, 11, 23)),
+        ("Weekly sync. The release is on Monday.", "on Monday", dt.date(2026, 11, 23)),  # another sentence
+        ("Ship it tomorrow.", "tomorrow", dt.date(2026, 11, 23)),
+        ("召回模块下周四上线。", "下周四", dt.date(2026, 11, 26)),
+    ],
+)
 def test_one_day_phrases_keep_their_date(text: str, phrase: str, day: dt.date) -> None:
     (hit,) = dates.find_relative_dates(text, WRITTEN)
     assert (hit.phrase, hit.suggestion, hit.span, hit.replacement) == (phrase, day, None, day.isoformat())
 
 
-@pytest.mark.parametrize(("text", "span", "replacement"), [
-    ("We moved to bun last month.", ("2026-10-01", "2026-10-31"), "October 2026"),
-    ("This week we froze deploys.", ("2026-11-16", "2026-11-22"), "the week of 2026-11-16"),
-    ("Next week the audit starts.", ("2026-11-23", "2026-11-29"), "the week of 2026-11-23"),
-    ("The migration ends next year.", ("2027-01-01", "2027-12-31"), "2027"),
-    ("下个月迁移。", ("2026-12-01", "2026-12-31"), "2026年12月"),
-])
+@pytest.mark.parametrize(
+    ("text", "span", "replacement"),
+    [
+        ("We moved to bun last month.", ("2026-10-01", "2026-10-31"), "October 2026"),
+        ("This week we froze deploys.", ("2026-11-16", "2026-11-22"), "the week of 2026-11-16"),
+        ("Next week the audit starts.", ("2026-11-23", "2026-11-29"), "the week of 2026-11-23"),
+        ("The migration ends next year.", ("2027-01-01", "2027-12-31"), "2027"),
+        ("下个月迁移。", ("2026-12-01", "2026-12-31"), "2026年12月"),
+    ],
+)
 def test_ranges_get_a_range_never_a_one_day_date(text: str, span: tuple[str, str], replacement: str) -> None:
     (hit,) = dates.find_relative_dates(text, WRITTEN)
     assert hit.suggestion is None
@@ -70,9 +79,17 @@ def _store(tmp_path: Path, files: dict[str, str]) -> Path:
 
 
 def test_a_phrase_in_description_and_body_is_reported_once_at_its_body_line(tmp_path: Path) -> None:
-    store = _store(tmp_path, {"project_freeze.md": memory(
-        "project_freeze", "project", description="Deploy freeze starts next Thursday",
-        body="Deploy freeze starts next Thursday.\n\n**Why:** QA.\n\n**How to apply:** hold merges next Thursday.")})
+    store = _store(
+        tmp_path,
+        {
+            "project_freeze.md": memory(
+                "project_freeze",
+                "project",
+                description="Deploy freeze starts next Thursday",
+                body="Deploy freeze starts next Thursday.\n\n**Why:** QA.\n\n**How to apply:** hold merges next Thursday.",
+            )
+        },
+    )
     report = check_store(load_store(store), TODAY, FileDates(first={"project_freeze.md": WRITTEN}, source="git"))
     found = [f for f in report.findings if f.kind == "relative-date"]
     assert len(found) == 1
@@ -81,9 +98,17 @@ def test_a_phrase_in_description_and_body_is_reported_once_at_its_body_line(tmp_
 
 
 def test_check_reports_a_range_with_its_range_and_no_recurring_day(tmp_path: Path) -> None:
-    store = _store(tmp_path, {"project_oncall.md": memory(
-        "project_oncall", "project", description="On-call rota",
-        body="Weekly handover on Monday.\n\nRota changed last month.\n\n**Why:** x\n\n**How to apply:** y")})
+    store = _store(
+        tmp_path,
+        {
+            "project_oncall.md": memory(
+                "project_oncall",
+                "project",
+                description="On-call rota",
+                body="Weekly handover on Monday.\n\nRota changed last month.\n\n**Why:** x\n\n**How to apply:** y",
+            )
+        },
+    )
     report = check_store(load_store(store), TODAY, FileDates(first={"project_oncall.md": WRITTEN}, source="git"))
     found = [f for f in report.findings if f.kind == "relative-date"]
     assert [f.cue for f in found] == ["last month"]
@@ -93,11 +118,17 @@ def test_check_reports_a_range_with_its_range_and_no_recurring_day(tmp_path: Pat
 
 
 def test_fix_proposals_say_what_fix_date_would_write_without_writing(tmp_path: Path) -> None:
-    text = memory("project_freeze", "project", description="Freeze next Thursday",
-                  body="Freeze next Thursday; we moved the date last month.\n\n**Why:** QA\n\n**How to apply:** wait")
+    text = memory(
+        "project_freeze",
+        "project",
+        description="Freeze next Thursday",
+        body="Freeze next Thursday; we moved the date last month.\n\n**Why:** QA\n\n**How to apply:** wait",
+    )
     proposals = dates.fix_proposals(text, WRITTEN)
     assert [(p.phrase, p.line, p.replacement) for p in proposals] == [
-        ("next Thursday", 7, "2026-11-26"), ("last month", 7, "October 2026")]
+        ("next Thursday", 7, "2026-11-26"),
+        ("last month", 7, "October 2026"),
+    ]
     store = _store(tmp_path, {"project_freeze.md": text})
     ops.fix_date(store, "project_freeze.md", phrase="last month", today=TODAY)
     written = (store / "project_freeze.md").read_text()
@@ -106,10 +137,21 @@ def test_fix_proposals_say_what_fix_date_would_write_without_writing(tmp_path: P
 
 
 def test_the_real_fix_date_refuses_a_recurring_day(tmp_path: Path) -> None:
-    store = _store(tmp_path, {"project_oncall.md": memory(
-        "project_oncall", "project", body="Weekly handover on Monday.\n\n**Why:** x\n\n**How to apply:** y")})
+    store = _store(
+        tmp_path,
+        {
+            "project_oncall.md": memory(
+                "project_oncall", "project", body="Weekly handover on Monday.\n\n**Why:** x\n\n**How to apply:** y"
+            )
+        },
+    )
     head = git(store.parent, "rev-parse", "HEAD")
-    out = subprocess.run([sys.executable, "-m", "memtui", "fix-date", str(store), "project_oncall.md"],
-                         capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = subprocess.run(
+        [sys.executable, "-m", "memtui", "fix-date", str(store), "project_oncall.md"],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert out.returncode == 2 and "no relative date" in out.stderr
     assert git(store.parent, "rev-parse", "HEAD") == head

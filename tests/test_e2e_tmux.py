@@ -33,11 +33,14 @@ def wait_for(session: str, text: str, timeout: float = 20.0) -> str:
 
 def test_archive_with_a_typed_reason_in_a_real_terminal(tmp_path: Path) -> None:
     top = tmp_path / "proj"
-    write_files(top, {
-        "memory/MEMORY.md": "- [Tabs](feedback_tabs.md) — tabs\n- [Tea](user_tea.md) — tea\n",
-        "memory/feedback_tabs.md": memory("feedback_tabs", description="Indent with tabs"),
-        "memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
-    })
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [Tabs](feedback_tabs.md) — tabs\n- [Tea](user_tea.md) — tea\n",
+            "memory/feedback_tabs.md": memory("feedback_tabs", description="Indent with tabs"),
+            "memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
+        },
+    )
     init_repo(top)
     session = f"memtui-e2e-{os.getpid()}"
     memtui = str(Path(sys.executable).with_name("memtui"))

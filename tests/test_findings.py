@@ -21,13 +21,16 @@ def _kinds(report, kind):  # type: ignore[no-untyped-def]
 
 
 def test_malformed_files_name_the_file_and_reason(make_store) -> None:  # type: ignore[no-untyped-def]
-    report = _check(make_store, {
-        "bad_bytes.md": b"---\nname: x\n---\n\xff\xfe",
-        "binary.md": b"\x00\x01\x02",
-        "unclosed.md": "---\nname: x\ntype: user\n",
-        "list.md": "---\n- a\n---\nx\n",
-        "bad_yaml.md": '---\nname: x\ndescription: "q" tail\n---\nx\n',
-    })
+    report = _check(
+        make_store,
+        {
+            "bad_bytes.md": b"---\nname: x\n---\n\xff\xfe",
+            "binary.md": b"\x00\x01\x02",
+            "unclosed.md": "---\nname: x\ntype: user\n",
+            "list.md": "---\n- a\n---\nx\n",
+            "bad_yaml.md": '---\nname: x\ndescription: "q" tail\n---\nx\n',
+        },
+    )
     found = {f.paths[0]: f for f in _kinds(report, "malformed")}
     assert set(found) == {"bad_bytes.md", "binary.md", "unclosed.md", "list.md", "bad_yaml.md"}
     assert all(f.severity == "error" for f in found.values())
@@ -38,16 +41,21 @@ def test_malformed_files_name_the_file_and_reason(make_store) -> None:  # type: 
 
 
 def test_schema_findings(make_store) -> None:  # type: ignore[no-untyped-def]
-    report = _check(make_store, {
-        "no_fm.md": "just text\n",
-        "no_type.md": memory("no_type", None),
-        "odd_type.md": memory("odd", "tech"),
-        "fb.md": memory("fb", "feedback", body="Do the thing."),
-        "fb_ok.md": memory("fb_ok", "feedback", body="Rule.\n\n**Why**：因为。\n\n**How to apply** (2026-06-19, note): here."),
-        "ref.md": memory("ref", "reference", body="Ask Sam."),
-        "ref_ok.md": memory("ref_ok", "reference", body="Dashboards at https://grafana.example/d/x"),
-        "retry.md": "---\nname: r\ndescription: Priority: High\ntype: user\n---\nx\n",
-    })
+    report = _check(
+        make_store,
+        {
+            "no_fm.md": "just text\n",
+            "no_type.md": memory("no_type", None),
+            "odd_type.md": memory("odd", "tech"),
+            "fb.md": memory("fb", "feedback", body="Do the thing."),
+            "fb_ok.md": memory(
+                "fb_ok", "feedback", body="Rule.\n\n**Why**：因为。\n\n**How to apply** (2026-06-19, note): here."
+            ),
+            "ref.md": memory("ref", "reference", body="Ask Sam."),
+            "ref_ok.md": memory("ref_ok", "reference", body="Dashboards at https://grafana.example/d/x"),
+            "retry.md": "---\nname: r\ndescription: Priority: High\ntype: user\n---\nx\n",
+        },
+    )
     by_path = {f.paths[0]: f.message for f in _kinds(report, "schema")}
     assert "no front matter" in by_path["no_fm.md"]
     assert "missing `type`" in by_path["no_type.md"]
@@ -60,11 +68,14 @@ def test_schema_findings(make_store) -> None:  # type: ignore[no-untyped-def]
 
 
 def test_stale_and_expired(make_store) -> None:  # type: ignore[no-untyped-def]
-    report = _check(make_store, {
-        "p.md": memory("p", "project", updated="2026-08-01"),
-        "e.md": memory("e", "project", updated="2026-11-29", expires_at="2026-11-15"),
-        "f.md": memory("f", "feedback", updated="2020-01-01"),
-    })
+    report = _check(
+        make_store,
+        {
+            "p.md": memory("p", "project", updated="2026-08-01"),
+            "e.md": memory("e", "project", updated="2026-11-29", expires_at="2026-11-15"),
+            "f.md": memory("f", "feedback", updated="2020-01-01"),
+        },
+    )
     assert [f.paths for f in _kinds(report, "stale")] == [("p.md",)]
     expired = _kinds(report, "expired")
     assert [f.paths for f in expired] == [("e.md",)] and "15 days ago" in expired[0].message
@@ -79,11 +90,23 @@ def test_stale_from_git_date_when_front_matter_has_none(make_store) -> None:  # 
 
 
 def test_relative_dates_english_and_chinese_with_suggestion(make_store) -> None:  # type: ignore[no-untyped-def]
-    store = load_store(make_store({
-        "p.md": memory("p", "project", body="Freeze starts next Thursday.\n\n**Why:** QA.\n\n**How to apply:** wait."),
-        "z.md": memory("z", "project", body="召回模块明天上线。\n\n**Why:** 演示。\n\n**How to apply:** 先做。"),
-        "ok.md": memory("ok", "project", body="Freeze starts Thursday 2026-03-05.\n\nStandup every Monday.\n\n**Why:** x\n\n**How to apply:** y"),
-    }))
+    store = load_store(
+        make_store(
+            {
+                "p.md": memory(
+                    "p", "project", body="Freeze starts next Thursday.\n\n**Why:** QA.\n\n**How to apply:** wait."
+                ),
+                "z.md": memory(
+                    "z", "project", body="召回模块明天上线。\n\n**Why:** 演示。\n\n**How to apply:** 先做。"
+                ),
+                "ok.md": memory(
+                    "ok",
+                    "project",
+                    body="Freeze starts Thursday 2026-03-05.\n\nStandup every Monday.\n\n**Why:** x\n\n**How to apply:** y",
+                ),
+            }
+        )
+    )
     dates = FileDates(first={"p.md": dt.date(2026, 3, 2), "z.md": dt.date(2026, 4, 22)}, source="git")
     found = {f.paths[0]: f for f in check_store(store, TODAY, dates).findings if f.kind == "relative-date"}
     assert set(found) == {"p.md", "z.md"}
@@ -94,16 +117,33 @@ def test_relative_dates_english_and_chinese_with_suggestion(make_store) -> None:
 
 def test_secrets_are_errors_and_never_printed_whole(make_store) -> None:  # type: ignore[no-untyped-def]
     key = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
-    report = _check(make_store, {
-        "s.md": memory("s", "reference", body=f"OpenAI key {key}\nAWS AKIAIOSFODNN7EXAMPLE\n"
-                       "https://api.example.com/x?token=abcdef1234567890\n"
-                       "-----BEGIN RSA PRIVATE KEY-----\nxoxb-1234567890-abcdefghij\nghp_" + "a" * 36),
-        "clean.md": memory("clean", "reference", body="Fixed in commit 3f2a9c1e4b5d6a7f8e9d0c1b2a3f4e5d6c7b8a9f at https://x.example"),
-    })
+    report = _check(
+        make_store,
+        {
+            "s.md": memory(
+                "s",
+                "reference",
+                body=f"OpenAI key {key}\nAWS AKIAIOSFODNN7EXAMPLE\n"
+                "https://api.example.com/x?token=abcdef1234567890\n"
+                "-----BEGIN RSA PRIVATE KEY-----\nxoxb-1234567890-abcdefghij\nghp_" + "a" * 36,
+            ),
+            "clean.md": memory(
+                "clean",
+                "reference",
+                body="Fixed in commit 3f2a9c1e4b5d6a7f8e9d0c1b2a3f4e5d6c7b8a9f at https://x.example",
+            ),
+        },
+    )
     secrets = _kinds(report, "secret")
     labels = {f.cue for f in secrets}
-    assert {"OpenAI-style API key", "AWS access key id", "URL carrying a token", "private key block",
-            "Slack token", "GitHub token"} <= labels
+    assert {
+        "OpenAI-style API key",
+        "AWS access key id",
+        "URL carrying a token",
+        "private key block",
+        "Slack token",
+        "GitHub token",
+    } <= labels
     assert all(f.paths == ("s.md",) and f.severity == "error" for f in secrets)
     assert all(key not in f.message for f in secrets)
 
@@ -114,11 +154,13 @@ def test_index_health(make_store) -> None:  # type: ignore[no-untyped-def]
         "- [A](a.md) — first hook\n"
         "- [Gone](gone.md) — missing\n"
         "- [A again](a.md) — A description here\n"
-        "- [Docs](https://example.com/docs) — external\n"
-        + "- [B](b.md) — " + "long " * 40 + "\n"
+        "- [Docs](https://example.com/docs) — external\n" + "- [B](b.md) — " + "long " * 40 + "\n"
     )
-    report = _check(make_store, {"a.md": memory("a", description="A description here"), "b.md": memory("b"),
-                                 "orphan.md": memory("orphan")}, index=index)
+    report = _check(
+        make_store,
+        {"a.md": memory("a", description="A description here"), "b.md": memory("b"), "orphan.md": memory("orphan")},
+        index=index,
+    )
     broken = _kinds(report, "broken-link")
     assert [(f.paths, f.line) for f in broken] == [(("gone.md",), 3)]
     dup = _kinds(report, "duplicate-entry")
@@ -142,21 +184,38 @@ def test_archived_but_loaded(make_store) -> None:  # type: ignore[no-untyped-def
 
 
 def test_contradiction_and_duplicate_explain_their_cue(make_store) -> None:  # type: ignore[no-untyped-def]
-    report = _check(make_store, {
-        "feedback_npm.md": memory("feedback_npm", description="Front end installs packages with npm",
-                                  body="Install front end packages with npm; the lockfile is package-lock.json.\n\n**Why:** CI cache.\n\n**How to apply:** npm ci.",
-                                  updated="2026-01-01"),
-        "feedback_bun.md": memory("feedback_bun", description="Front end switched to bun, no longer npm",
-                                  body="The front end switched to bun for installing packages; no longer use npm. Lockfile is bun.lockb.\n\n**Why:** speed.\n\n**How to apply:** bun install.",
-                                  updated="2026-06-01"),
-        "feedback_tests_en.md": memory("feedback_tests_en", description="Integration tests hit a real database, never mocks",
-                                       body="Integration tests must use a real Postgres database, not mocks.\n\n**Why:** a mock hid a broken migration.\n\n**How to apply:** start the db service.",
-                                       updated="2026-02-01"),
-        "feedback_tests_zh.md": memory("feedback_tests_zh", description="集成测试必须连真实数据库",
-                                       body="集成测试必须连真实的 Postgres 数据库。\n\n**Why:** mock 掩盖了一次 migration 失败。\n\n**How to apply:** 先启动 db 服务。",
-                                       updated="2026-03-01"),
-        "user_tea.md": memory("user_tea", "user", description="User drinks green tea", body="User drinks green tea in the afternoon."),
-    })
+    report = _check(
+        make_store,
+        {
+            "feedback_npm.md": memory(
+                "feedback_npm",
+                description="Front end installs packages with npm",
+                body="Install front end packages with npm; the lockfile is package-lock.json.\n\n**Why:** CI cache.\n\n**How to apply:** npm ci.",
+                updated="2026-01-01",
+            ),
+            "feedback_bun.md": memory(
+                "feedback_bun",
+                description="Front end switched to bun, no longer npm",
+                body="The front end switched to bun for installing packages; no longer use npm. Lockfile is bun.lockb.\n\n**Why:** speed.\n\n**How to apply:** bun install.",
+                updated="2026-06-01",
+            ),
+            "feedback_tests_en.md": memory(
+                "feedback_tests_en",
+                description="Integration tests hit a real database, never mocks",
+                body="Integration tests must use a real Postgres database, not mocks.\n\n**Why:** a mock hid a broken migration.\n\n**How to apply:** start the db service.",
+                updated="2026-02-01",
+            ),
+            "feedback_tests_zh.md": memory(
+                "feedback_tests_zh",
+                description="集成测试必须连真实数据库",
+                body="集成测试必须连真实的 Postgres 数据库。\n\n**Why:** mock 掩盖了一次 migration 失败。\n\n**How to apply:** 先启动 db 服务。",
+                updated="2026-03-01",
+            ),
+            "user_tea.md": memory(
+                "user_tea", "user", description="User drinks green tea", body="User drinks green tea in the afternoon."
+            ),
+        },
+    )
     pairs = {(f.kind, f.paths) for f in report.findings if f.kind in ("contradiction", "duplicate")}
     assert ("contradiction", ("feedback_npm.md", "feedback_bun.md")) in pairs
     assert ("duplicate", ("feedback_tests_en.md", "feedback_tests_zh.md")) in pairs
@@ -170,7 +229,9 @@ def test_archived_memories_take_no_part_in_pairs(make_store, tmp_path: Path) -> 
     store_path = make_store({"a.md": memory("a", description="Use tabs for indentation", body="Indent with tabs.")})
     archive = store_path.parent / "memory.archive"
     archive.mkdir()
-    (archive / "b.md").write_text(memory("b", description="Use tabs for indentation", body="Indent with tabs.", status="archived"))
+    (archive / "b.md").write_text(
+        memory("b", description="Use tabs for indentation", body="Indent with tabs.", status="archived")
+    )
     report = check_store(load_store(store_path), TODAY)
     assert not [f for f in report.findings if f.kind in ("duplicate", "contradiction")]
     assert any(m.path == "../memory.archive/b.md" and m.status == "archived" for m in report.store.memories)
@@ -199,7 +260,7 @@ def test_linear_secret_patterns_still_find_every_shape_where_the_old_ones_did() 
 
     jwt = "eyJhbGciOiJIUzI1NiJ9.eyJzdWIiOiIxMjM0NTY3ODkwIn0.dozjgNryP4J3jVmNHl0w5N_XgL0n3I9PlFUP0THsR8U"
     cases = {
-        f"token-{jwt}": "JSON Web Token",                       # after a dash: the old `\b` allowed it
+        f"token-{jwt}": "JSON Web Token",  # after a dash: the old `\b` allowed it
         f"auth={jwt} trailing": "JSON Web Token",
         "see /+https://deploy:hunter22@ci.example.com/x": "URL carrying credentials",  # scheme after `+`
         "x https://a.example/p?x=1&token=abcdef1234567890&y=2": "URL carrying a token",

@@ -65,7 +65,7 @@ def test_set_keys_changes_only_the_lines_it_means_to() -> None:
     old_lines, new_lines = text.splitlines(), new.splitlines()
     assert [line for line in new_lines if line not in old_lines] == [
         "status: archived",
-        "archived_reason: \"Superseded: by direct style\"",
+        'archived_reason: "Superseded: by direct style"',
     ]
     assert all(line in new_lines for line in old_lines)
     assert fm.parse(new).data["archived_reason"] == "Superseded: by direct style"

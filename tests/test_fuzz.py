@@ -35,23 +35,101 @@ EXAMPLE_SECONDS = 20
 
 # Pieces an agent (or an attacker) puts in front matter and bodies: YAML syntax, aliases, quotes, dates,
 # relative dates, secret-like strings, Markdown labels, CJK, control characters, CRLF.
-ATOMS = st.sampled_from([
-    ": ", "'", '"', "&a ", "*a", "[", "]", "{", "}", "#", "- ", "|", ">", "!!str ", "%", "@", "`", "\\", "\t", "\r\n",
-    "---", "...", "null", "~", "2026-11-30", "2026-07-25T19:17:39.087Z", "tomorrow", "next Thursday", "last month",
-    "on Monday", "every Friday", "明天", "下周四", "每周一", "**Why:**", "**How to apply:**", "http://?", "https://a.b/c?x=1",
-    "sk-", "AKIA", "eyJ", "a-a-", "aaaa", "1" * 30, "\x1b[31m", "\x00", "\u200b", "é", "规则", "\ufeff",
-])
+ATOMS = st.sampled_from(
+    [
+        ": ",
+        "'",
+        '"',
+        "&a ",
+        "*a",
+        "[",
+        "]",
+        "{",
+        "}",
+        "#",
+        "- ",
+        "|",
+        ">",
+        "!!str ",
+        "%",
+        "@",
+        "`",
+        "\\",
+        "\t",
+        "\r\n",
+        "---",
+        "...",
+        "null",
+        "~",
+        "2026-11-30",
+        "2026-07-25T19:17:39.087Z",
+        "tomorrow",
+        "next Thursday",
+        "last month",
+        "on Monday",
+        "every Friday",
+        "明天",
+        "下周四",
+        "每周一",
+        "**Why:**",
+        "**How to apply:**",
+        "http://?",
+        "https://a.b/c?x=1",
+        "sk-",
+        "AKIA",
+        "eyJ",
+        "a-a-",
+        "aaaa",
+        "1" * 30,
+        "\x1b[31m",
+        "\x00",
+        "\u200b",
+        "é",
+        "规则",
+        "\ufeff",
+    ]
+)
 TEXT = st.lists(st.one_of(ATOMS, st.text(max_size=12)), max_size=25).map("".join)
-KEYS = st.sampled_from(["name", "description", "type", "metadata", "updated", "last_verified", "expires_at",
-                        "status", "location", "originSessionId", "tags", "x"])
-VALUE = st.one_of(TEXT, st.sampled_from(["user", "feedback", "project", "reference", "[a, b]", "{type: user}",
-                                         "\n  type: feedback\n  updated: 2026-01-01"]))
+KEYS = st.sampled_from(
+    [
+        "name",
+        "description",
+        "type",
+        "metadata",
+        "updated",
+        "last_verified",
+        "expires_at",
+        "status",
+        "location",
+        "originSessionId",
+        "tags",
+        "x",
+    ]
+)
+VALUE = st.one_of(
+    TEXT,
+    st.sampled_from(
+        [
+            "user",
+            "feedback",
+            "project",
+            "reference",
+            "[a, b]",
+            "{type: user}",
+            "\n  type: feedback\n  updated: 2026-01-01",
+        ]
+    ),
+)
 
 
-BOMB = "---\n" + "\n".join(
-    ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
-    + [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
-) + "\nname: *a8\ndescription: d\ntype: feedback\n---\n"
+BOMB = (
+    "---\n"
+    + "\n".join(
+        ['a0: &a0 ["lol","lol","lol","lol","lol","lol","lol","lol","lol"]']
+        + [f"a{i}: &a{i} [" + ",".join([f"*a{i - 1}"] * 9) + "]" for i in range(1, 9)]
+    )
+    + "\nname: *a8\ndescription: d\ntype: feedback\n---\n"
+)
 HUGE_INT = "---\nname: " + "9" * 5000 + "\ndescription: d\ntype: user\n---\n"
 LONG_LINE = "http://?" * 8192  # 64 KB: 11 s per secret scan before issue 7 H2
 LONG_WORD = "a-" * 40000
@@ -73,13 +151,15 @@ def front_matter(draw: st.DrawFn) -> str:
 
 
 NAMES = st.text(alphabet=string.ascii_letters + string.digits + "_-", min_size=1, max_size=30).map(
-    lambda s: f"fz_{s}.md")
+    lambda s: f"fz_{s}.md"
+)
 # Names git quotes (CJK, tab, quotes) break undo until issue 7 F8 lands; they belong here once it has.
 
 
 @contextlib.contextmanager
 def time_bound(seconds: int) -> Iterator[None]:
     """Raise inside the example when it runs longer than `seconds` (main thread only)."""
+
     def expired(signum: int, frame: object) -> None:
         raise TimeoutError(f"example did not finish in {seconds} s")
 
@@ -103,8 +183,9 @@ def watchdog() -> Iterator[None]:
 @given(fm=front_matter(), body=TEXT)
 @example(fm=BOMB, body="x").via("issue 7 H1")
 @example(fm=HUGE_INT, body="x").via("a value Python cannot convert")
-def test_any_text_reads_without_raising_and_quickly(fm: str, body: str, tmp_path_factory: pytest.TempPathFactory,
-                                                    watchdog: None) -> None:
+def test_any_text_reads_without_raising_and_quickly(
+    fm: str, body: str, tmp_path_factory: pytest.TempPathFactory, watchdog: None
+) -> None:
     text = fm + body
     with time_bound(EXAMPLE_SECONDS):
         try:
@@ -150,24 +231,33 @@ def _shared_store(factory: pytest.TempPathFactory) -> Path:
     """One real git store for all examples (a repository per example would make this minutes)."""
     if "store" not in _STORE:
         top = factory.mktemp("fuzzstore") / "app"
-        write_files(top / "memory", {
-            "MEMORY.md": "# Memory\n\n- [Base](feedback_base.md) — base\n",
-            "feedback_base.md": memory("feedback_base"),
-        })
+        write_files(
+            top / "memory",
+            {
+                "MEMORY.md": "# Memory\n\n- [Base](feedback_base.md) — base\n",
+                "feedback_base.md": memory("feedback_base"),
+            },
+        )
         init_repo(top)
         _STORE["store"] = top / "memory"
     return _STORE["store"]
 
 
-@settings(max_examples=12, deadline=None, derandomize=True, database=None,
-          suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow])
+@settings(
+    max_examples=12,
+    deadline=None,
+    derandomize=True,
+    database=None,
+    suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow],
+)
 @given(fm=front_matter(), body=TEXT, name=NAMES)
 @example(fm=BOMB, body="Body.", name="fz_bomb.md").via("issue 7 H1")
-@example(fm="---\nname: long\ndescription: d\ntype: reference\n---\n", body=LONG_LINE + "\n" + LONG_WORD,
-         name="fz_long.md").via("issue 7 H2")
-def test_every_action_on_a_random_memory_works_or_refuses(fm: str, body: str, name: str,
-                                                          tmp_path_factory: pytest.TempPathFactory,
-                                                          watchdog: None) -> None:
+@example(
+    fm="---\nname: long\ndescription: d\ntype: reference\n---\n", body=LONG_LINE + "\n" + LONG_WORD, name="fz_long.md"
+).via("issue 7 H2")
+def test_every_action_on_a_random_memory_works_or_refuses(
+    fm: str, body: str, name: str, tmp_path_factory: pytest.TempPathFactory, watchdog: None
+) -> None:
     store = _shared_store(tmp_path_factory)
     if (store / name).exists() or (store.parent / "memory.archive" / name).exists():
         return

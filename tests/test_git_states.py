@@ -19,12 +19,20 @@ TIMEOUT = 60
 
 def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
     """The real `memtui` command."""
-    return subprocess.run([sys.executable, "-m", "memtui", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8"}, timeout=TIMEOUT)
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        timeout=TIMEOUT,
+    )
 
 
 def files(n: int = 3) -> dict[str, str | bytes]:
-    out: dict[str, str | bytes] = {f"feedback_r{i}.md": memory(f"feedback_r{i}", body=f"Rule {i} (unique {i}).") for i in range(n)}
+    out: dict[str, str | bytes] = {
+        f"feedback_r{i}.md": memory(f"feedback_r{i}", body=f"Rule {i} (unique {i}).") for i in range(n)
+    }
     out["MEMORY.md"] = "# Memory\n\n" + "".join(f"- [r{i}](feedback_r{i}.md) — rule {i}\n" for i in range(n))
     return out
 
@@ -43,10 +51,14 @@ def test_store_at_the_root_of_its_own_repository_works_for_every_action(tmp_path
     # nothing in the loaded folder ends in .md that Claude Code should not load
     loaded = {p.relative_to(store).as_posix() for p in store.rglob("*.md") if ".git" not in p.parts}
     assert loaded == {"MEMORY.md", "feedback_r0.md", "feedback_r2.md"}
-    assert git(store, "ls-files", ".memtui-archive").split() == [".memtui-archive/ARCHIVE.md.archived",
-                                                                 ".memtui-archive/feedback_r1.md.archived"]
+    assert git(store, "ls-files", ".memtui-archive").split() == [
+        ".memtui-archive/ARCHIVE.md.archived",
+        ".memtui-archive/feedback_r1.md.archived",
+    ]
     report = json.loads(run("check", str(store), "--json").stdout)
-    assert {(m["path"], m["status"]) for m in report["memories"]} >= {(".memtui-archive/feedback_r1.md.archived", "archived")}
+    assert {(m["path"], m["status"]) for m in report["memories"]} >= {
+        (".memtui-archive/feedback_r1.md.archived", "archived")
+    }
     hist = json.loads(run("history", str(store), "feedback_r1.md", "--json").stdout)
     assert [e["action"] for e in hist] == ["archive"] and hist[0]["memory"] == "feedback_r1.md"
     assert run("restore", str(store), "feedback_r1.md").returncode == 0

@@ -17,40 +17,64 @@ MEMTUI = [sys.executable, "-m", "memtui"]
 SESSION = "5f2c0d7e-1b0a-4c55-9a51-4f1df0a3c9e2"
 
 NPM = memory(
-    "feedback_use_npm", description="Install front-end packages with npm",
+    "feedback_use_npm",
+    description="Install front-end packages with npm",
     body="Front end installs dependencies with npm; the lockfile is package-lock.json.\n\n"
-         "**Why:** one lockfile.\n\n**How to apply:** run npm install in web/.",
+    "**Why:** one lockfile.\n\n**How to apply:** run npm install in web/.",
 )
 BUN = memory(
-    "feedback_use_bun", description="Front end switched from npm to bun",
+    "feedback_use_bun",
+    description="Front end switched from npm to bun",
     body="The front end switched to bun: install dependencies with bun, no longer npm. The lockfile is now bun.lockb.\n\n"
-         "**Why:** faster installs.\n\n**How to apply:** run bun install in web/.",
+    "**Why:** faster installs.\n\n**How to apply:** run bun install in web/.",
 )
 UNRELATED = memory("user_role", "user", body="The user is a data engineer who works mostly in Scala.")
 
 
-def run_hook(payload: object | bytes | str, env: dict[str, str] | None = None, cwd: Path | None = None,
-             ) -> subprocess.CompletedProcess[bytes]:
+def run_hook(
+    payload: object | bytes | str,
+    env: dict[str, str] | None = None,
+    cwd: Path | None = None,
+) -> subprocess.CompletedProcess[bytes]:
     """Pipe a payload into the real command, as Claude Code does."""
-    data = payload if isinstance(payload, bytes) else (payload if isinstance(payload, str) else json.dumps(payload)).encode()
-    return subprocess.run([*MEMTUI, "hook", "post-tool-use"], input=data, capture_output=True, timeout=60,
-                          env={**os.environ, **(env or {})}, cwd=cwd)
+    data = (
+        payload
+        if isinstance(payload, bytes)
+        else (payload if isinstance(payload, str) else json.dumps(payload)).encode()
+    )
+    return subprocess.run(
+        [*MEMTUI, "hook", "post-tool-use"],
+        input=data,
+        capture_output=True,
+        timeout=60,
+        env={**os.environ, **(env or {})},
+        cwd=cwd,
+    )
 
 
 def write_payload(path: Path | str, content: str = "", *, session: str = SESSION, cwd: Path | None = None) -> dict:
     """A PostToolUse payload for a Write call (docs: tool_input {file_path, content})."""
     return {
-        "session_id": session, "transcript_path": "/tmp/t.jsonl", "cwd": str(cwd or Path(str(path)).parent),
-        "permission_mode": "default", "hook_event_name": "PostToolUse", "tool_name": "Write",
+        "session_id": session,
+        "transcript_path": "/tmp/t.jsonl",
+        "cwd": str(cwd or Path(str(path)).parent),
+        "permission_mode": "default",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Write",
         "tool_input": {"file_path": str(path), "content": content},
-        "tool_response": {"filePath": str(path), "success": True}, "tool_use_id": "toolu_01", "duration_ms": 12,
+        "tool_response": {"filePath": str(path), "success": True},
+        "tool_use_id": "toolu_01",
+        "duration_ms": 12,
     }
 
 
 def edit_payload(path: Path | str, old: str, new: str) -> dict:
     """A PostToolUse payload for an Edit call (docs: tool_input {file_path, old_string, new_string, replace_all})."""
     return {
-        "session_id": SESSION, "cwd": str(Path(str(path)).parent), "hook_event_name": "PostToolUse", "tool_name": "Edit",
+        "session_id": SESSION,
+        "cwd": str(Path(str(path)).parent),
+        "hook_event_name": "PostToolUse",
+        "tool_name": "Edit",
         "tool_input": {"file_path": str(path), "old_string": old, "new_string": new, "replace_all": False},
         "tool_response": {"filePath": str(path), "oldString": old, "newString": new},
     }
@@ -71,7 +95,9 @@ def auto_store(config: Path, files: dict[str, str], slug: str = "-work-atlas") -
     index = ["# Memory Index", ""] + [f"- [{n}]({n}) — {n[:-3]}" for n in sorted(files) if n != "MEMORY.md"]
     if "MEMORY.md" not in files:
         (store / "MEMORY.md").write_text("\n".join(index) + "\n", encoding="utf-8")
-    os.utime(store / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000)) if (store / "feedback_use_npm.md").exists() else None
+    os.utime(store / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000)) if (
+        store / "feedback_use_npm.md"
+    ).exists() else None
     return store
 
 
@@ -104,8 +130,10 @@ def test_write_of_a_contradicting_memory_tells_the_agent_both_files_and_the_comm
     assert "feedback_use_bun.md" in context and "feedback_use_npm.md" in context
     assert '"Front end installs dependencies with npm; the lockfile is package-lock.json."' in context
     assert "install dependencies with bun, no longer npm" in context
-    assert (f"memtui archive {store} feedback_use_npm.md --reason 'superseded by feedback_use_bun.md' "
-            "--superseded-by feedback_use_bun.md") in context
+    assert (
+        f"memtui archive {store} feedback_use_npm.md --reason 'superseded by feedback_use_bun.md' "
+        "--superseded-by feedback_use_bun.md"
+    ) in context
     assert len(context) < 10_000
     assert {p.name: p.read_bytes() for p in store.iterdir()} == before  # never modifies a memory
 
@@ -130,8 +158,12 @@ def test_windows_separators_are_normalised(config: Path) -> None:
     out = answer(run_hook(payload, {"CLAUDE_CONFIG_DIR": str(config)}))
 
     assert "feedback_use_npm.md" in out["systemMessage"]
-    silent(run_hook(write_payload("C:\\Users\\dev\\.claude\\projects\\C--Users-dev-atlas\\memory\\x.md"),
-                    {"CLAUDE_CONFIG_DIR": str(config)}))
+    silent(
+        run_hook(
+            write_payload("C:\\Users\\dev\\.claude\\projects\\C--Users-dev-atlas\\memory\\x.md"),
+            {"CLAUDE_CONFIG_DIR": str(config)},
+        )
+    )
 
 
 def test_a_clean_memory_write_is_silent(config: Path) -> None:
@@ -178,7 +210,13 @@ def test_sub_agent_memory_is_a_store(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     "payload",
     [
-        b"", b"not json", b"{\"tool_name\": \"Write\"", b"[1, 2]", b"\xff\xfe\x00", b"null", b"\"Write\"",
+        b"",
+        b"not json",
+        b'{"tool_name": "Write"',
+        b"[1, 2]",
+        b"\xff\xfe\x00",
+        b"null",
+        b'"Write"',
         {"hook_event_name": "PostToolUse"},
         {"tool_name": "Write"},
         {"tool_name": "Write", "tool_input": {}},
@@ -233,8 +271,9 @@ def test_secret_in_a_new_memory_is_reported_and_never_committed(config: Path) ->
     top = store.parent
     run = subprocess.run([*MEMTUI, "init", str(store)], capture_output=True, text=True, timeout=60)
     assert run.returncode == 0, run.stderr
-    secret = memory("reference_payments", "reference",
-                    body="Payments API key: sk-proj-4f9K2mQ7xR8vT1wZ3bN6cY0hJ5dL2pS9 (staging).")
+    secret = memory(
+        "reference_payments", "reference", body="Payments API key: sk-proj-4f9K2mQ7xR8vT1wZ3bN6cY0hJ5dL2pS9 (staging)."
+    )
     new = store / "reference_payments.md"
     new.write_text(secret, encoding="utf-8")
 
@@ -261,8 +300,9 @@ def test_agent_write_is_its_own_commit_with_actor_and_session_trailers(config: P
     assert f"Memtui-Session: {SESSION}" in body
     assert "Memtui-Memory: memory/user_role.md" in body
     assert git(top, "show", "--name-only", "--format=", "HEAD").split() == ["memory/user_role.md"]
-    history = json.loads(subprocess.run([*MEMTUI, "history", str(store), "--json"], capture_output=True, text=True,
-                                        timeout=60).stdout)
+    history = json.loads(
+        subprocess.run([*MEMTUI, "history", str(store), "--json"], capture_output=True, text=True, timeout=60).stdout
+    )
     assert history[0]["action"] == "agent-write"
     # nothing new written: a second call records nothing
     head = git(top, "rev-parse", "HEAD")
@@ -320,8 +360,11 @@ def test_memory_md_over_the_cap_names_the_first_line_that_will_not_load(config: 
 
 def test_relative_date_asks_the_agent_to_edit_its_memory(config: Path) -> None:
     store = auto_store(config, {"user_role.md": UNRELATED})
-    text = memory("project_freeze", "project", body="Deploy freeze starts next Thursday.\n\n**Why:** release.\n\n"
-                                                     "**How to apply:** no merges.")
+    text = memory(
+        "project_freeze",
+        "project",
+        body="Deploy freeze starts next Thursday.\n\n**Why:** release.\n\n**How to apply:** no merges.",
+    )
     new = store / "project_freeze.md"
     new.write_text(text, encoding="utf-8")
 
@@ -338,8 +381,12 @@ def test_multiedit_payload_and_sessions_for_the_tui(config: Path) -> None:
     assert subprocess.run([*MEMTUI, "init", str(store)], capture_output=True, timeout=60).returncode == 0
     target = store / "feedback_use_bun.md"
     target.write_text(BUN, encoding="utf-8")
-    payload = {"session_id": "sess-A", "hook_event_name": "PostToolUse", "tool_name": "MultiEdit",
-               "tool_input": {"file_path": str(target), "edits": [{"old_string": "a", "new_string": "b"}]}}
+    payload = {
+        "session_id": "sess-A",
+        "hook_event_name": "PostToolUse",
+        "tool_name": "MultiEdit",
+        "tool_input": {"file_path": str(target), "edits": [{"old_string": "a", "new_string": "b"}]},
+    }
     env = {"CLAUDE_CONFIG_DIR": str(config), "MEMTUI_HOOK_SYNC": "1"}
 
     out = answer(run_hook(payload, env))
@@ -349,19 +396,24 @@ def test_multiedit_payload_and_sessions_for_the_tui(config: Path) -> None:
     assert "feedback_use_npm.md" in out["systemMessage"]
     writes = agent_writes(store)
     assert [(w.session, w.memories) for w in writes] == [
-        ("sess-B", ("memory/user_role.md",)), ("sess-A", ("memory/feedback_use_bun.md",)),
+        ("sess-B", ("memory/user_role.md",)),
+        ("sess-A", ("memory/feedback_use_bun.md",)),
     ]
 
 
 def test_a_relative_date_in_description_and_body_is_reported_once(config: Path) -> None:
     store = auto_store(config, {"user_role.md": UNRELATED})
-    text = memory("project_freeze", "project", description="Freeze starts next Thursday",
-                  body="Deploy freeze starts next Thursday.\n\n**Why:** release.\n\n**How to apply:** no merges.")
+    text = memory(
+        "project_freeze",
+        "project",
+        description="Freeze starts next Thursday",
+        body="Deploy freeze starts next Thursday.\n\n**Why:** release.\n\n**How to apply:** no merges.",
+    )
     (store / "project_freeze.md").write_text(text, encoding="utf-8")
 
     out = answer(run_hook(write_payload(store / "project_freeze.md", text), {"CLAUDE_CONFIG_DIR": str(config)}))
 
-    assert out["hookSpecificOutput"]["additionalContext"].count("next Thursday\" goes wrong") == 1
+    assert out["hookSpecificOutput"]["additionalContext"].count('next Thursday" goes wrong') == 1
 
 
 def test_auto_memory_directory_from_user_settings_is_a_store(config: Path, tmp_path: Path) -> None:
@@ -378,9 +430,14 @@ def test_auto_memory_directory_from_user_settings_is_a_store(config: Path, tmp_p
 
 
 def test_in_repo_store_without_cwd_uses_claude_project_dir_and_cowork_override(tmp_path: Path) -> None:
-    project = write_files(tmp_path / "proj", {".claude/memory/feedback_use_npm.md": NPM,
-                                              ".claude/memory/feedback_use_bun.md": BUN,
-                                              ".claude/memory/MEMORY.md": "- [npm](feedback_use_npm.md) — npm\n"})
+    project = write_files(
+        tmp_path / "proj",
+        {
+            ".claude/memory/feedback_use_npm.md": NPM,
+            ".claude/memory/feedback_use_bun.md": BUN,
+            ".claude/memory/MEMORY.md": "- [npm](feedback_use_npm.md) — npm\n",
+        },
+    )
     store = project / ".claude" / "memory"
     os.utime(store / "feedback_use_npm.md", (1_700_000_000, 1_700_000_000))
     payload = write_payload(store / "feedback_use_bun.md", BUN)
@@ -388,5 +445,7 @@ def test_in_repo_store_without_cwd_uses_claude_project_dir_and_cowork_override(t
 
     silent(run_hook(payload, {"CLAUDE_PROJECT_DIR": ""}))
     assert "feedback_use_npm.md" in answer(run_hook(payload, {"CLAUDE_PROJECT_DIR": str(project)}))["systemMessage"]
-    assert "feedback_use_npm.md" in answer(run_hook(payload, {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(store)}))[
-        "systemMessage"]
+    assert (
+        "feedback_use_npm.md"
+        in answer(run_hook(payload, {"CLAUDE_COWORK_MEMORY_PATH_OVERRIDE": str(store)}))["systemMessage"]
+    )

@@ -24,8 +24,13 @@ LIMIT = 60  # seconds: each call finishes in about one; a regression is a hang, 
 def run(*args: str, limit: float = LIMIT) -> subprocess.CompletedProcess[str]:
     """The real command in a subprocess that cannot outlive `limit` seconds."""
     try:
-        return subprocess.run([*MEMTUI, *args], capture_output=True, text=True, timeout=limit,
-                              env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+        return subprocess.run(
+            [*MEMTUI, *args],
+            capture_output=True,
+            text=True,
+            timeout=limit,
+            env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+        )
     except subprocess.TimeoutExpired:
         pytest.fail(f"`memtui {' '.join(a[:40] for a in args)}` did not finish within {limit} s")
 
@@ -83,10 +88,13 @@ def test_every_action_on_an_alias_bomb_finishes_with_a_clear_answer(tmp_path: Pa
 
 
 def test_a_self_referencing_alias_and_a_huge_integer_are_malformed_not_crashes(tmp_path: Path) -> None:
-    store = _store(tmp_path, {
-        "feedback_loop.md": "---\nname: &n [*n]\ndescription: d\ntype: feedback\n---\n\nBody.\n",
-        "feedback_int.md": "---\nname: " + "9" * 5000 + "\ndescription: d\ntype: feedback\n---\n\nBody.\n",
-    })
+    store = _store(
+        tmp_path,
+        {
+            "feedback_loop.md": "---\nname: &n [*n]\ndescription: d\ntype: feedback\n---\n\nBody.\n",
+            "feedback_int.md": "---\nname: " + "9" * 5000 + "\ndescription: d\ntype: feedback\n---\n\nBody.\n",
+        },
+    )
     out = run("check", str(store), "--json", "--today", "2026-11-30")
     assert "Traceback" not in out.stderr, out.stderr
     import json
@@ -96,12 +104,16 @@ def test_a_self_referencing_alias_and_a_huge_integer_are_malformed_not_crashes(t
     assert "cannot be read" in malformed["feedback_int.md"]
 
 
-@pytest.mark.parametrize(("body", "mtype"), [
-    ("http://?" * 32768 + " =", "feedback"),   # 256 KB: the token-URL secret pattern
-    ("eyJ-" * 65536, "feedback"),              # 256 KB: the JWT pattern
-    ("a-" * 131072, "reference"),              # 256 KB: the location lint, and the credential-URL scheme
-    ("a" * 262144, "reference"),
-], ids=["http-query", "jwt-head", "a-dash", "aaaa"])
+@pytest.mark.parametrize(
+    ("body", "mtype"),
+    [
+        ("http://?" * 32768 + " =", "feedback"),  # 256 KB: the token-URL secret pattern
+        ("eyJ-" * 65536, "feedback"),  # 256 KB: the JWT pattern
+        ("a-" * 131072, "reference"),  # 256 KB: the location lint, and the credential-URL scheme
+        ("a" * 262144, "reference"),
+    ],
+    ids=["http-query", "jwt-head", "a-dash", "aaaa"],
+)
 def test_one_long_line_does_not_hang_check_or_an_unrelated_action(tmp_path: Path, body: str, mtype: str) -> None:
     store = _store(tmp_path, {})
     # written by the agent, uncommitted: every action scans it for secrets before recording it
@@ -115,10 +127,14 @@ def test_one_long_line_does_not_hang_check_or_an_unrelated_action(tmp_path: Path
     assert time.monotonic() - start < LIMIT
 
 
-@pytest.mark.parametrize("index", [
-    "# Memory\n\n" + "<!--" * 65536,                          # unclosed comments: 15 s at 64 KB before
-    "---" + "\n" * 262144 + "- [Rule 1](feedback_rule_1.md) — rule\n",  # unclosed front matter: 50 s at 64 KB
-], ids=["comments", "front-matter"])
+@pytest.mark.parametrize(
+    "index",
+    [
+        "# Memory\n\n" + "<!--" * 65536,  # unclosed comments: 15 s at 64 KB before
+        "---" + "\n" * 262144 + "- [Rule 1](feedback_rule_1.md) — rule\n",  # unclosed front matter: 50 s at 64 KB
+    ],
+    ids=["comments", "front-matter"],
+)
 def test_a_hostile_index_does_not_hang_check_or_an_action(tmp_path: Path, index: str) -> None:
     store = _store(tmp_path, {})
     (store / "MEMORY.md").write_text(index, encoding="utf-8")  # the agent's write, uncommitted

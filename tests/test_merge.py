@@ -19,23 +19,36 @@ from memtui.core.reading import read_memory
 from memtui.core.store import load_store
 
 DAY = dt.date(2026, 11, 30)
-A = memory("feedback_deploy_bun", description="Deploy with bun", updated="2026-11-20",
-           body="Deploy with bun.\n\n**Why:** the lockfile resolves faster.\n\n**How to apply:** run `bun install`.")
-B = memory("feedback_deploy_tooling", description="Deploy tooling rule", updated="2026-06-01",
-           body="Use the deploy script.\n\n**Why:** it checks the env first.\n\n**How to apply:** `./deploy.sh`.")
-INDEX = ("# Memory\n\n- [Deploy bun](feedback_deploy_bun.md) — bun\n"
-         "- [Deploy tooling](feedback_deploy_tooling.md) — tooling\n- [Tea](user_tea.md) — tea\n")
+A = memory(
+    "feedback_deploy_bun",
+    description="Deploy with bun",
+    updated="2026-11-20",
+    body="Deploy with bun.\n\n**Why:** the lockfile resolves faster.\n\n**How to apply:** run `bun install`.",
+)
+B = memory(
+    "feedback_deploy_tooling",
+    description="Deploy tooling rule",
+    updated="2026-06-01",
+    body="Use the deploy script.\n\n**Why:** it checks the env first.\n\n**How to apply:** `./deploy.sh`.",
+)
+INDEX = (
+    "# Memory\n\n- [Deploy bun](feedback_deploy_bun.md) — bun\n"
+    "- [Deploy tooling](feedback_deploy_tooling.md) — tooling\n- [Tea](user_tea.md) — tea\n"
+)
 
 
 def _store(tmp_path: Path, extra: dict[str, str] | None = None) -> Path:
     top = tmp_path / "app"
-    write_files(top / "memory", {
-        "MEMORY.md": INDEX,
-        "feedback_deploy_bun.md": A,  # the newer one: it used to win whatever "into" said
-        "feedback_deploy_tooling.md": B,
-        "user_tea.md": memory("user_tea", "user", body="User drinks tea."),
-        **(extra or {}),
-    })
+    write_files(
+        top / "memory",
+        {
+            "MEMORY.md": INDEX,
+            "feedback_deploy_bun.md": A,  # the newer one: it used to win whatever "into" said
+            "feedback_deploy_tooling.md": B,
+            "user_tea.md": memory("user_tea", "user", body="User drinks tea."),
+            **(extra or {}),
+        },
+    )
     init_repo(top)
     return top / "memory"
 
@@ -47,7 +60,9 @@ def _memories(store: Path, *names: str) -> list:
 
 def test_the_target_keeps_its_name_and_description_and_its_text_leads(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    ops.merge(store, ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"], into="feedback_deploy_tooling.md", today=DAY)
+    ops.merge(
+        store, ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"], into="feedback_deploy_tooling.md", today=DAY
+    )
     merged = read_memory(store / "feedback_deploy_tooling.md", "feedback_deploy_tooling.md", in_archive=False)
     assert merged.name == "feedback_deploy_tooling" and merged.description == "Deploy tooling rule"
     body = merged.body
@@ -64,14 +79,22 @@ def test_merged_bodies_are_paragraphs_never_glued(tmp_path: Path) -> None:
     text = ops.default_merge_text([a, b], into="feedback_deploy_tooling.md")
     assert text.startswith(B.rstrip("\n"))
     # every line of the other memory's body is its own paragraph, as it was there
-    assert "`./deploy.sh`.\n\nDeploy with bun.\n\n**Why:** the lockfile resolves faster.\n\n**How to apply:** run" in text
+    assert (
+        "`./deploy.sh`.\n\nDeploy with bun.\n\n**Why:** the lockfile resolves faster.\n\n**How to apply:** run" in text
+    )
     assert text.endswith("`bun install`.\n") and not text.endswith("\n\n")
     assert "\n\n\n" not in text
 
 
 def test_lines_the_target_already_has_are_not_repeated(tmp_path: Path) -> None:
-    store = _store(tmp_path, {"feedback_copy.md": memory("feedback_copy", description="copy",
-                                                         body="Use the deploy script.\n\nAlso tag the release.")})
+    store = _store(
+        tmp_path,
+        {
+            "feedback_copy.md": memory(
+                "feedback_copy", description="copy", body="Use the deploy script.\n\nAlso tag the release."
+            )
+        },
+    )
     b, c = _memories(store, "feedback_deploy_tooling.md", "feedback_copy.md")
     text = ops.default_merge_text([c, b], into="feedback_deploy_tooling.md")
     assert text.count("Use the deploy script.") == 1
@@ -88,8 +111,13 @@ def test_into_a_new_file_the_newest_memory_leads(tmp_path: Path) -> None:
 def test_merge_and_edit_keep_the_final_newline(tmp_path: Path) -> None:
     store = _store(tmp_path)
     text = B.rstrip("\n") + "\n\nOne more line typed in the dialog"
-    ops.merge(store, ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"], into="feedback_deploy_tooling.md",
-              text=text, today=DAY)
+    ops.merge(
+        store,
+        ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"],
+        into="feedback_deploy_tooling.md",
+        text=text,
+        today=DAY,
+    )
     assert (store / "feedback_deploy_tooling.md").read_text().endswith("typed in the dialog\n")
     tea = (store / "user_tea.md").read_text()
     ops.edit(store, "user_tea.md", tea.replace("tea", "coffee").rstrip("\n"), today=DAY)  # a TextArea's text
@@ -105,7 +133,9 @@ def test_an_unchanged_text_without_its_final_newline_is_no_edit(tmp_path: Path) 
 
 def test_merge_and_edit_bump_updated_when_the_file_has_it_and_never_add_it(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    ops.merge(store, ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"], into="feedback_deploy_tooling.md", today=DAY)
+    ops.merge(
+        store, ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"], into="feedback_deploy_tooling.md", today=DAY
+    )
     merged = (store / "feedback_deploy_tooling.md").read_text()
     assert "updated: 2026-11-30" in merged and "2026-06-01" not in merged
     bun = (store.parent / "memory.archive" / "feedback_deploy_bun.md").read_text()
@@ -116,9 +146,13 @@ def test_merge_and_edit_bump_updated_when_the_file_has_it_and_never_add_it(tmp_p
 
 
 def test_edit_bumps_updated_under_metadata_and_keeps_a_date_the_person_typed(tmp_path: Path) -> None:
-    gen_b = ("---\nname: user_editor\ndescription: editor\nmetadata:\n  type: user\n  updated: 2026-01-02\n---\n\n"
-             "User edits in vim.\n")
-    store = _store(tmp_path, {"user_editor.md": gen_b, "user_dated.md": memory("user_dated", "user", updated="2026-01-02")})
+    gen_b = (
+        "---\nname: user_editor\ndescription: editor\nmetadata:\n  type: user\n  updated: 2026-01-02\n---\n\n"
+        "User edits in vim.\n"
+    )
+    store = _store(
+        tmp_path, {"user_editor.md": gen_b, "user_dated.md": memory("user_dated", "user", updated="2026-01-02")}
+    )
     ops.edit(store, "user_editor.md", gen_b.replace("vim", "helix"), today=DAY)
     assert (store / "user_editor.md").read_text() == gen_b.replace("vim", "helix").replace("2026-01-02", "2026-11-30")
     dated = (store / "user_dated.md").read_text()
@@ -128,9 +162,25 @@ def test_edit_bumps_updated_under_metadata_and_keeps_a_date_the_person_typed(tmp
 
 def test_the_real_command_merges_into_b_as_b(tmp_path: Path) -> None:
     store = _store(tmp_path)
-    out = subprocess.run([sys.executable, "-m", "memtui", "merge", str(store), "feedback_deploy_bun.md",
-                          "feedback_deploy_tooling.md", "--into", "feedback_deploy_tooling.md", "--reason", "same rule"],
-                         capture_output=True, text=True, timeout=60, env={**os.environ, "PYTHONIOENCODING": "utf-8"})
+    out = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "memtui",
+            "merge",
+            str(store),
+            "feedback_deploy_bun.md",
+            "feedback_deploy_tooling.md",
+            "--into",
+            "feedback_deploy_tooling.md",
+            "--reason",
+            "same rule",
+        ],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
     assert out.returncode == 0, out.stderr
     text = (store / "feedback_deploy_tooling.md").read_text()
     assert text.startswith("---\nname: feedback_deploy_tooling\ndescription: Deploy tooling rule\n")

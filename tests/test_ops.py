@@ -18,9 +18,13 @@ from memtui.core.reading import sha256
 from memtui.core.store import detect_layout, load_store
 
 DAY = dt.date(2026, 11, 30)
-POLITE = memory("feedback_writing_polite", description="Write in a polite, formal tone",
-                body="# a comment-like heading\nWrite replies in a polite tone.\n\n**Why:** clients.\n\n**How to apply:** always.",
-                tags="[style, 'tone']", originSessionId="abc-123")
+POLITE = memory(
+    "feedback_writing_polite",
+    description="Write in a polite, formal tone",
+    body="# a comment-like heading\nWrite replies in a polite tone.\n\n**Why:** clients.\n\n**How to apply:** always.",
+    tags="[style, 'tone']",
+    originSessionId="abc-123",
+)
 DIRECT = memory("feedback_writing_direct", description="Write in a direct style")
 
 
@@ -28,15 +32,18 @@ DIRECT = memory("feedback_writing_direct", description="Write in a direct style"
 def project(tmp_path: Path) -> Path:
     """A user's project repository with a memory store inside it and the user's own files."""
     top = tmp_path / "app"
-    write_files(top, {
-        "src/app.py": "print('hello')\n",
-        "README.md": "# App\n",
-        ".claude/memory/MEMORY.md": "# Memory\n\n- [Polite](feedback_writing_polite.md) — polite tone\n"
-                                    "- [Direct](feedback_writing_direct.md) — direct\n- [Tea](user_tea.md) — tea\n",
-        ".claude/memory/feedback_writing_polite.md": POLITE,
-        ".claude/memory/feedback_writing_direct.md": DIRECT,
-        ".claude/memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
-    })
+    write_files(
+        top,
+        {
+            "src/app.py": "print('hello')\n",
+            "README.md": "# App\n",
+            ".claude/memory/MEMORY.md": "# Memory\n\n- [Polite](feedback_writing_polite.md) — polite tone\n"
+            "- [Direct](feedback_writing_direct.md) — direct\n- [Tea](user_tea.md) — tea\n",
+            ".claude/memory/feedback_writing_polite.md": POLITE,
+            ".claude/memory/feedback_writing_direct.md": DIRECT,
+            ".claude/memory/user_tea.md": memory("user_tea", "user", body="User drinks tea."),
+        },
+    )
     init_repo(top)
     return top
 
@@ -57,13 +64,20 @@ def test_archive_moves_stamps_reindexes_in_one_commit_and_undo_restores_bytes(pr
     store = store_of(project)
     before = {p: p.read_bytes() for p in [store / "MEMORY.md", store / "feedback_writing_polite.md"]}
     count = int(git(project, "rev-list", "--count", "HEAD"))
-    result = ops.archive(store, "feedback_writing_polite.md", reason="User now wants the direct style",
-                         superseded_by="feedback_writing_direct.md", today=DAY)
+    result = ops.archive(
+        store,
+        "feedback_writing_polite.md",
+        reason="User now wants the direct style",
+        superseded_by="feedback_writing_direct.md",
+        today=DAY,
+    )
     assert int(git(project, "rev-list", "--count", "HEAD")) == count + 1
     assert result.commit == git(project, "rev-parse", "HEAD").strip()
     assert sorted(head_files(project)) == [
-        ".claude/memory.archive/ARCHIVE.md", ".claude/memory.archive/feedback_writing_polite.md",
-        ".claude/memory/MEMORY.md", ".claude/memory/feedback_writing_polite.md",
+        ".claude/memory.archive/ARCHIVE.md",
+        ".claude/memory.archive/feedback_writing_polite.md",
+        ".claude/memory/MEMORY.md",
+        ".claude/memory/feedback_writing_polite.md",
     ]
     trailers = head_trailers(project)
     assert trailers["Memtui-Action"] == ["archive"]
@@ -76,12 +90,16 @@ def test_archive_moves_stamps_reindexes_in_one_commit_and_undo_restores_bytes(pr
     new_lines = archived.splitlines()
     assert [line for line in new_lines if line in original_lines] == original_lines
     assert [line for line in new_lines if line not in original_lines] == [
-        "status: archived", "archived_at: 2026-11-30", "archived_reason: User now wants the direct style",
+        "status: archived",
+        "archived_at: 2026-11-30",
+        "archived_reason: User now wants the direct style",
         "superseded_by: feedback_writing_direct.md",
     ]
     assert "feedback_writing_polite" not in (store / "MEMORY.md").read_text()
-    assert "- [feedback_writing_polite](feedback_writing_polite.md) — 2026-11-30 · User now wants the direct style" in (
-        project / ".claude/memory.archive/ARCHIVE.md").read_text()
+    assert (
+        "- [feedback_writing_polite](feedback_writing_polite.md) — 2026-11-30 · User now wants the direct style"
+        in (project / ".claude/memory.archive/ARCHIVE.md").read_text()
+    )
     assert not (store / "feedback_writing_polite.md").exists()
 
     undone = ops.undo(store, today=DAY)
@@ -98,7 +116,11 @@ def test_users_staged_and_unstaged_work_is_left_exactly_as_it_was(project: Path)
     (project / "src/app.py").write_text("print('unstaged on top')\n")
     (project / "README.md").write_text("# App\nunstaged\n")
     (project / "notes.txt").write_text("untracked\n")
-    staged, unstaged, status = git(project, "diff", "--cached"), git(project, "diff"), git(project, "status", "--porcelain")
+    staged, unstaged, status = (
+        git(project, "diff", "--cached"),
+        git(project, "diff"),
+        git(project, "status", "--porcelain"),
+    )
     ops.archive(store_of(project), "user_tea.md", reason="no longer relevant", today=DAY)
     ops.verify(store_of(project), "feedback_writing_direct.md", today=DAY)
     assert git(project, "diff", "--cached") == staged
@@ -117,7 +139,9 @@ def test_agent_writes_are_committed_first_on_their_own(project: Path) -> None:
     agent = parse_trailers(git(project, "log", "-1", "--format=%B", result.agent_commit))
     assert agent["Memtui-Actor"] == ["agent"]
     assert sorted(git(project, "show", "--name-only", "--format=", result.agent_commit).split()) == [
-        ".claude/memory/project_new.md", ".claude/memory/user_tea.md"]
+        ".claude/memory/project_new.md",
+        ".claude/memory/user_tea.md",
+    ]
     assert head_files(project) == [".claude/memory/feedback_writing_direct.md"]
     events = open_repo(detect_layout(store)).history()
     assert [e.action for e in events[:2]] == ["verify", "agent-write"]
@@ -177,7 +201,9 @@ def test_merge_default_text_archives_the_others_in_one_commit(project: Path) -> 
     git(project, "add", "-A")
     git(project, "commit", "-qm", "add tone")
     before = git(project, "rev-parse", "HEAD").strip()
-    result = ops.merge(store, ["feedback_writing_direct.md", "feedback_tone.md"], into="feedback_writing_direct.md", today=DAY)
+    result = ops.merge(
+        store, ["feedback_writing_direct.md", "feedback_tone.md"], into="feedback_writing_direct.md", today=DAY
+    )
     assert git(project, "rev-list", "--count", f"{before}..HEAD").strip() == "1"
     merged = (store / "feedback_writing_direct.md").read_text()
     assert "Be direct." in merged and "No padding." in merged and "merged_from: [feedback_tone.md]" in merged
@@ -189,8 +215,12 @@ def test_merge_default_text_archives_the_others_in_one_commit(project: Path) -> 
 
 def test_merge_into_a_new_file_with_the_persons_text(project: Path) -> None:
     store = store_of(project)
-    text = "---\nname: feedback_style\ndescription: Writing style\ntype: feedback\n---\n\nDirect, never polite padding.\n"
-    ops.merge(store, ["feedback_writing_polite.md", "feedback_writing_direct.md"], into="feedback_style", text=text, today=DAY)
+    text = (
+        "---\nname: feedback_style\ndescription: Writing style\ntype: feedback\n---\n\nDirect, never polite padding.\n"
+    )
+    ops.merge(
+        store, ["feedback_writing_polite.md", "feedback_writing_direct.md"], into="feedback_style", text=text, today=DAY
+    )
     assert (store / "feedback_style.md").read_text().startswith(text.split("---\n\n")[0])
     assert not (store / "feedback_writing_polite.md").exists() and not (store / "feedback_writing_direct.md").exists()
     assert "(feedback_style.md)" in (store / "MEMORY.md").read_text()
@@ -215,7 +245,9 @@ def test_verify_stamps_last_verified_and_fix_date(project: Path) -> None:
     ops.verify(store, "user_tea.md", today=DAY)
     assert "last_verified: 2026-11-30" in (store / "user_tea.md").read_text()
     assert head_trailers(project)["Memtui-Action"] == ["verify"]
-    (store / "project_freeze.md").write_text(memory("project_freeze", "project", body="Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"))
+    (store / "project_freeze.md").write_text(
+        memory("project_freeze", "project", body="Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait")
+    )
     ops.fix_date(store, "project_freeze.md", date=dt.date(2026, 3, 5), today=DAY)
     assert "Freeze starts 2026-03-05." in (store / "project_freeze.md").read_text()
     assert '"tomorrow" → 2026-03-05' in head_trailers(project)["Memtui-Reason"][0]
@@ -256,7 +288,7 @@ def test_undo_refuses_when_a_later_commit_not_by_memtui_touched_the_files(projec
 
 def test_malformed_file_is_archived_whole_and_never_rewritten(project: Path) -> None:
     store = store_of(project)
-    bad = b"---\nname: broken\ndescription: \"q\" tail\ntype: feedback\n---\nbody\n"
+    bad = b'---\nname: broken\ndescription: "q" tail\ntype: feedback\n---\nbody\n'
     (store / "broken.md").write_bytes(bad)
     with pytest.raises(ops.OpError, match="could not be parsed"):
         ops.verify(store, "broken.md", today=DAY)
@@ -268,8 +300,10 @@ def test_lock_held_by_a_live_process_refuses_and_a_dead_holders_lock_is_free(pro
     store = store_of(project)
     layout = detect_layout(store)
     lock = lock_path(project / ".git", layout.root)
-    code = ("import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
-            "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, str(os.getpid()).encode()); print('held', flush=True); time.sleep(30)")
+    code = (
+        "import fcntl, os, sys, time; fd = os.open(sys.argv[1], os.O_RDWR | os.O_CREAT); "
+        "fcntl.flock(fd, fcntl.LOCK_EX); os.write(fd, str(os.getpid()).encode()); print('held', flush=True); time.sleep(30)"
+    )
     holder = subprocess.Popen([sys.executable, "-c", code, str(lock)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"

@@ -60,7 +60,9 @@ def test_crlf_and_bom_copy_of_a_real_store_reads_the_same(tmp_path: Path) -> Non
     for path in dst.glob("*.md"):
         path.write_bytes(b"\xef\xbb\xbf" + path.read_bytes().replace(b"\n", b"\r\n"))
     original, converted = load_store(src), load_store(dst)
-    assert [(m.path, m.type, m.name) for m in original.memories] == [(m.path, m.type, m.name) for m in converted.memories]
+    assert [(m.path, m.type, m.name) for m in original.memories] == [
+        (m.path, m.type, m.name) for m in converted.memories
+    ]
     # Claude Code counts every "\r" as a UTF-16 unit; here the first 108 lines still fit
     assert converted.index.budget.units == original.index.budget.units + 120
     assert converted.index.budget.first_unloaded_line == 109

@@ -26,10 +26,18 @@ from memtui.core.store import detect_layout
 TIMEOUT = 60
 
 
-def run(*args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = TIMEOUT) -> subprocess.CompletedProcess[str]:
+def run(
+    *args: str, cwd: Path | None = None, env: dict[str, str] | None = None, timeout: float = TIMEOUT
+) -> subprocess.CompletedProcess[str]:
     """The real `memtui` command."""
-    return subprocess.run([sys.executable, "-m", "memtui", *args], capture_output=True, text=True, cwd=cwd,
-                          env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})}, timeout=timeout)
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args],
+        capture_output=True,
+        text=True,
+        cwd=cwd,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8", **(env or {})},
+        timeout=timeout,
+    )
 
 
 def project(tmp_path: Path, n: int = 4, extra: dict[str, str | bytes] | None = None) -> tuple[Path, Path]:
@@ -120,8 +128,10 @@ def test_f2_a_refused_check_read_never_writes_the_index_back(tmp_path: Path) -> 
 # ----------------------------------------------------------------------------------------------- H3 / H4
 
 
-@pytest.mark.parametrize("hook", ["prepare-commit-msg", "post-commit", "post-index-change", "reference-transaction",
-                                  "pre-commit", "commit-msg"])
+@pytest.mark.parametrize(
+    "hook",
+    ["prepare-commit-msg", "post-commit", "post-index-change", "reference-transaction", "pre-commit", "commit-msg"],
+)
 def test_h3_no_git_hook_runs(tmp_path: Path, hook: str) -> None:
     top, store = project(tmp_path)
     marker = tmp_path / f"ran-{hook}"
@@ -218,8 +228,15 @@ def test_f3_two_processes_never_both_hold_the_lock(tmp_path: Path) -> None:
             print("REFUSED", flush=True)
     """)
     for r in range(8):
-        procs = [subprocess.Popen([sys.executable, "-c", code, str(tmp_path / f"l{r}.lock")], stdin=subprocess.PIPE,
-                                  stdout=subprocess.PIPE, text=True) for _ in range(2)]
+        procs = [
+            subprocess.Popen(
+                [sys.executable, "-c", code, str(tmp_path / f"l{r}.lock")],
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                text=True,
+            )
+            for _ in range(2)
+        ]
         for p in procs:  # both imported and waiting: release them together
             assert p.stdout is not None and p.stdout.readline().strip() == "ready"
         for p in procs:
@@ -241,8 +258,10 @@ def test_f3_two_cli_actions_at_once_one_succeeds_one_refuses_in_words(tmp_path: 
     from memtui.audit.lock import lock_path
 
     lock = lock_path(top / ".git", layout.root)
-    code = ("import sys, time; from pathlib import Path; from memtui.audit.lock import store_lock\n"
-            "with store_lock(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(30)")
+    code = (
+        "import sys, time; from pathlib import Path; from memtui.audit.lock import store_lock\n"
+        "with store_lock(Path(sys.argv[1])):\n print('held', flush=True); time.sleep(30)"
+    )
     holder = subprocess.Popen([sys.executable, "-c", code, str(lock)], stdout=subprocess.PIPE, text=True)
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
@@ -386,8 +405,14 @@ def test_f9_git_dir_exported_still_commits_into_the_stores_own_repository(tmp_pa
     top, store = project(tmp_path)
     dot = tmp_path / "dotfiles.git"
     subprocess.run(["git", "init", "-q", "--bare", str(dot)], check=True, timeout=TIMEOUT)
-    out = run("archive", str(store), "feedback_rule_1.md", "--reason", "x",
-              env={"GIT_DIR": str(dot), "GIT_WORK_TREE": str(tmp_path)})
+    out = run(
+        "archive",
+        str(store),
+        "feedback_rule_1.md",
+        "--reason",
+        "x",
+        env={"GIT_DIR": str(dot), "GIT_WORK_TREE": str(tmp_path)},
+    )
     assert out.returncode == 0, out.stderr
     assert "Memtui-Action: archive" in git(top, "log", "-1", "--format=%B")
     other = subprocess.run(["git", "--git-dir", str(dot), "ls-files"], capture_output=True, text=True, timeout=TIMEOUT)
@@ -397,7 +422,9 @@ def test_f9_git_dir_exported_still_commits_into_the_stores_own_repository(tmp_pa
 # ----------------------------------------------------------------------------------------------- F8 / F5
 
 
-@pytest.mark.parametrize("name", ["feedback_规则_ü.md", "feedback_tab\there.md", "feedback_star*.md", 'feedback_q"\'.md'])
+@pytest.mark.parametrize(
+    "name", ["feedback_规则_ü.md", "feedback_tab\there.md", "feedback_star*.md", "feedback_q\"'.md"]
+)
 def test_f8_undo_brings_back_files_git_would_quote(tmp_path: Path, name: str) -> None:
     top, store = project(tmp_path)
     (store / name).write_text(memory("odd"))
@@ -424,7 +451,9 @@ def test_f8_a_non_utf8_file_name_is_recorded_and_check_json_works(tmp_path: Path
 
 def test_f5_an_agent_file_name_cannot_forge_a_decision(tmp_path: Path) -> None:
     top, store = project(tmp_path)
-    forged = "feedback_x\n\nMemtui-Action: archive\nMemtui-Memory: memory\\\\feedback_rule_3.md\nMemtui-Reason: forged.md"
+    forged = (
+        "feedback_x\n\nMemtui-Action: archive\nMemtui-Memory: memory\\\\feedback_rule_3.md\nMemtui-Reason: forged.md"
+    )
     (store / forged).write_text(memory("x"))
     assert run("verify", str(store), "feedback_rule_2.md").returncode == 0
     agent = git(top, "log", "-1", "--skip=1", "--format=%B")
@@ -436,7 +465,9 @@ def test_f5_an_agent_file_name_cannot_forge_a_decision(tmp_path: Path) -> None:
 
 def test_f5_record_separators_in_a_reason_cannot_forge_history(tmp_path: Path) -> None:
     top, store = project(tmp_path)
-    reason = "x\x1e" + "deadbeef" + "\x1f2020-01-01T00:00:00+00:00\x1fMallory\x1fmemtui: archive\n\nMemtui-Action: archive"
+    reason = (
+        "x\x1e" + "deadbeef" + "\x1f2020-01-01T00:00:00+00:00\x1fMallory\x1fmemtui: archive\n\nMemtui-Action: archive"
+    )
     assert run("archive", str(store), "feedback_rule_1.md", "--reason", reason).returncode == 0
     out = run("history", str(store), "--json")
     assert out.returncode == 0, out.stderr
@@ -478,7 +509,13 @@ def test_f4_non_markdown_and_undecodable_files_are_scanned_before_the_agent_comm
 
 def test_f4_init_scans_every_file(tmp_path: Path) -> None:
     store = tmp_path / "p" / "memory"
-    write_files(store, {"a.md": memory("a"), "key.pem": f"-----BEGIN RSA PRIVATE KEY-----\n{'A' * 64}\n-----END RSA PRIVATE KEY-----\n"})
+    write_files(
+        store,
+        {
+            "a.md": memory("a"),
+            "key.pem": f"-----BEGIN RSA PRIVATE KEY-----\n{'A' * 64}\n-----END RSA PRIVATE KEY-----\n",
+        },
+    )
     out = run("init", str(store))
     assert_clean_refusal(out, "key.pem")
     assert not (tmp_path / "p" / ".git").exists()
@@ -534,8 +571,10 @@ def test_f11_bad_merge_target_names_are_refused(tmp_path: Path, into: str) -> No
 def test_f11_verify_stamps_the_key_yaml_reads_when_it_is_duplicated(tmp_path: Path) -> None:
     top, store = project(tmp_path)
     path = store / "feedback_dup.md"
-    path.write_text("---\nname: dup\ndescription: dup keys\ntype: feedback\nlast_verified: 2020-01-01\n"
-                    "last_verified: 2020-01-02\n---\n\nBody.\n")
+    path.write_text(
+        "---\nname: dup\ndescription: dup keys\ntype: feedback\nlast_verified: 2020-01-01\n"
+        "last_verified: 2020-01-02\n---\n\nBody.\n"
+    )
     result = ops.verify(store, "feedback_dup.md")
     assert result.commit
     from memtui.core.frontmatter import parse

@@ -25,8 +25,26 @@ from memtui.core.store import StoreError, load_store
 DAY = dt.date(2026, 11, 30)
 SECONDS_PER_CALL = 20.0
 NAME_CHARS = "abcxyz_-. 规ü\t'\"*:#[]()"
-VALUES = ["plain", "", "null", "'quoted'", '"dq"', "[a, b]", "{k: v}", "- item", "2026-11-30", "tomorrow", ": colon",
-          "|\n  block", "&anchor x", "&a [1]", "!!str tagged", "\u202eevil", "\x1b[31mred", "very " * 40]
+VALUES = [
+    "plain",
+    "",
+    "null",
+    "'quoted'",
+    '"dq"',
+    "[a, b]",
+    "{k: v}",
+    "- item",
+    "2026-11-30",
+    "tomorrow",
+    ": colon",
+    "|\n  block",
+    "&anchor x",
+    "&a [1]",
+    "!!str tagged",
+    "\u202eevil",
+    "\x1b[31mred",
+    "very " * 40,
+]
 TYPES = ["user", "feedback", "project", "reference", "bogus", "", "[user]"]
 
 
@@ -39,7 +57,9 @@ def random_memory(rng: random.Random) -> bytes:
     lines = []
     if rng.random() < 0.9:
         lines.append("---")
-        for key in rng.sample(["name", "description", "type", "metadata", "last_verified", "status", "extra"], rng.randint(0, 6)):
+        for key in rng.sample(
+            ["name", "description", "type", "metadata", "last_verified", "status", "extra"], rng.randint(0, 6)
+        ):
             value = rng.choice(TYPES) if key == "type" else rng.choice(VALUES)
             lines.append(f"{key}: {value}")
         if rng.random() < 0.85:
@@ -57,8 +77,9 @@ def random_memory(rng: random.Random) -> bytes:
 
 
 def bodies_safe(top: Path, before: dict[str, bytes]) -> list[str]:
-    objects = subprocess.run(["git", "cat-file", "--batch-all-objects", "--batch"], cwd=top, capture_output=True,
-                             timeout=60).stdout
+    objects = subprocess.run(
+        ["git", "cat-file", "--batch-all-objects", "--batch"], cwd=top, capture_output=True, timeout=60
+    ).stdout
     tree = b"".join(p.read_bytes() for p in top.rglob("*") if p.is_file() and ".git" not in p.parts)
     lost = []
     for name, data in before.items():

@@ -72,7 +72,9 @@ def messages(app: MemtuiApp) -> list[str]:
 # ---------------------------------------------------------------------------------------------- item 2
 
 
-async def test_a_failing_analysis_reaches_the_screen_with_what_to_do(demo: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+async def test_a_failing_analysis_reaches_the_screen_with_what_to_do(
+    demo: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     def broken(ws):  # type: ignore[no-untyped-def]
         raise RuntimeError("git ls-files -- ../memory.archive is outside repository")
 
@@ -187,7 +189,7 @@ async def test_cards_follow_the_store_after_an_archive(demo: Path) -> None:
         await pilot.press("a", "enter")
         await settle(app, pilot)
         assert head(demo)["Memtui-Action"] == ["archive"]
-        assert not any(gone in c.paths for c in screen.cards[screen.index:])
+        assert not any(gone in c.paths for c in screen.cards[screen.index :])
         while (card := screen.current()) is not None:
             assert gone not in card.paths, card
             await pilot.press("s")
@@ -198,8 +200,16 @@ async def test_cards_follow_the_store_after_an_archive(demo: Path) -> None:
 
 @pytest.fixture
 def pair_store(make_store: Callable[..., Path]) -> Path:
-    a = memory("alpha_rule", description="Alpha says use tabs", body="Use tabs.\n\n**Why:** alpha reason.\n\n**How to apply:** alpha.")
-    b = memory("beta_rule", description="Beta says use spaces", body="Use spaces.\n\n**Why:** beta reason.\n\n**How to apply:** beta.")
+    a = memory(
+        "alpha_rule",
+        description="Alpha says use tabs",
+        body="Use tabs.\n\n**Why:** alpha reason.\n\n**How to apply:** alpha.",
+    )
+    b = memory(
+        "beta_rule",
+        description="Beta says use spaces",
+        body="Use spaces.\n\n**Why:** beta reason.\n\n**How to apply:** beta.",
+    )
     index = "- [alpha_rule](a.md) — Alpha says use tabs\n- [beta_rule](b.md) — Beta says use spaces\n"
     return make_store({"a.md": a, "b.md": b}, in_git=True, index=index)
 
@@ -274,7 +284,10 @@ async def test_fix_date_shows_the_phrase_and_date_and_asks_first(demo: Path) -> 
         app.screen.query_one(Input).value = "2026-12-10"
         await pilot.press("enter")
         await settle(app, pilot)
-        assert head(demo)["Memtui-Action"] == ["fix-date"] and "2026-12-10" in (demo / "project_deploy_freeze.md").read_text()
+        assert (
+            head(demo)["Memtui-Action"] == ["fix-date"]
+            and "2026-12-10" in (demo / "project_deploy_freeze.md").read_text()
+        )
 
 
 # ---------------------------------------------------------------------------------------------- item 7
@@ -407,7 +420,9 @@ async def test_a_secret_refusal_offers_to_proceed_after_an_explicit_yes(pair_sto
         area.load_text(area.text + "The staging key is AKIAABCDEFGHIJKLMNOP.\n")
         await pilot.press("ctrl+s")
         await settle(app, pilot)
-        assert isinstance(app.screen, ConfirmDialog) and "secret" in str(app.screen.query_one(".dialog-message").render())
+        assert isinstance(app.screen, ConfirmDialog) and "secret" in str(
+            app.screen.query_one(".dialog-message").render()
+        )
         await pilot.press("enter")  # enter is not a yes here
         await settle(app, pilot)
         assert head_sha(pair_store) == before and "AKIA" not in (pair_store / "a.md").read_text()

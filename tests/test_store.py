@@ -15,14 +15,17 @@ from memtui.core.store import StoreError, load_store
 
 
 def test_flat_layout_with_nested_folders_and_archive(tmp_path: Path) -> None:
-    write_files(tmp_path, {
-        "memory/MEMORY.md": "- [A](a.md) — a\n",
-        "memory/a.md": memory("a"),
-        "memory/team/b.md": memory("b", "project"),
-        "memory/.hidden/c.md": memory("c"),
-        "memory.archive/ARCHIVE.md": "- [Old](old.md) — 2026-01-01 · gone\n",
-        "memory.archive/old.md": memory("old", status="archived"),
-    })
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n",
+            "memory/a.md": memory("a"),
+            "memory/team/b.md": memory("b", "project"),
+            "memory/.hidden/c.md": memory("c"),
+            "memory.archive/ARCHIVE.md": "- [Old](old.md) — 2026-01-01 · gone\n",
+            "memory.archive/old.md": memory("old", status="archived"),
+        },
+    )
     store = load_store(tmp_path / "memory")
     assert store.layout.kind == "flat"
     assert sorted(m.path for m in store.memories) == ["../memory.archive/old.md", "a.md", "team/b.md"]
@@ -32,13 +35,16 @@ def test_flat_layout_with_nested_folders_and_archive(tmp_path: Path) -> None:
 
 
 def test_typed_subfolder_layout(tmp_path: Path) -> None:
-    write_files(tmp_path, {
-        "kb/MEMORY.md": "## User\n- [P](memory/user/user-p.md) — p\n",
-        "kb/README.md": "not a memory",
-        "kb/memory/user/user-p.md": memory("user-p", "user"),
-        "kb/memory/projects/project-kb.md": memory("project-kb", "project"),
-        "kb/memory/feedback/index.md": "generated bundle index, not a memory",
-    })
+    write_files(
+        tmp_path,
+        {
+            "kb/MEMORY.md": "## User\n- [P](memory/user/user-p.md) — p\n",
+            "kb/README.md": "not a memory",
+            "kb/memory/user/user-p.md": memory("user-p", "user"),
+            "kb/memory/projects/project-kb.md": memory("project-kb", "project"),
+            "kb/memory/feedback/index.md": "generated bundle index, not a memory",
+        },
+    )
     for path in (tmp_path / "kb", tmp_path / "kb" / "memory"):
         store = load_store(path)
         assert store.layout.kind == "typed"
@@ -48,12 +54,15 @@ def test_typed_subfolder_layout(tmp_path: Path) -> None:
 
 
 def test_in_store_archive_index_marks_files_archived_but_loaded(tmp_path: Path) -> None:
-    write_files(tmp_path, {
-        "memory/MEMORY.md": "- [A](a.md)\n",
-        "memory/MEMORY_ARCHIVED.md": "# Memory Archive Index\n- [Shipped](shipped.md) — done\n",
-        "memory/a.md": memory("a"),
-        "memory/shipped.md": memory("shipped", "project"),
-    })
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "- [A](a.md)\n",
+            "memory/MEMORY_ARCHIVED.md": "# Memory Archive Index\n- [Shipped](shipped.md) — done\n",
+            "memory/a.md": memory("a"),
+            "memory/shipped.md": memory("shipped", "project"),
+        },
+    )
     store = load_store(tmp_path / "memory")
     shipped = store.get("shipped.md")
     assert shipped is not None and shipped.status == "archived" and not shipped.in_archive
@@ -105,16 +114,19 @@ def test_in_repo_fallbacks(tmp_path: Path) -> None:
 
 def test_freshness_policy_and_date_sources(tmp_path: Path) -> None:
     today = dt.date(2026, 11, 30)
-    write_files(tmp_path, {
-        "memory/p_fresh.md": memory("p", "project", updated="2026-11-20"),
-        "memory/p_aging.md": memory("p2", "project", updated="2026-11-10"),
-        "memory/p_stale.md": memory("p3", "project", created="2026-01-01", updated="2026-09-01"),
-        "memory/p_expired.md": memory("p4", "project", updated="2026-11-29", expires_at="2026-11-01"),
-        "memory/f.md": memory("f", "feedback", updated="2020-01-01"),
-        "memory/u.md": memory("u", "user", last_verified="2026-10-01", updated="2025-01-01"),
-        "memory/r.md": memory("r", "reference"),
-        "memory/gen_b.md": "---\nname: b\ndescription: d\nmetadata:\n  type: reference\n  modified: 2026-07-25T19:17:39.087Z\n---\nx\n",
-    })
+    write_files(
+        tmp_path,
+        {
+            "memory/p_fresh.md": memory("p", "project", updated="2026-11-20"),
+            "memory/p_aging.md": memory("p2", "project", updated="2026-11-10"),
+            "memory/p_stale.md": memory("p3", "project", created="2026-01-01", updated="2026-09-01"),
+            "memory/p_expired.md": memory("p4", "project", updated="2026-11-29", expires_at="2026-11-01"),
+            "memory/f.md": memory("f", "feedback", updated="2020-01-01"),
+            "memory/u.md": memory("u", "user", last_verified="2026-10-01", updated="2025-01-01"),
+            "memory/r.md": memory("r", "reference"),
+            "memory/gen_b.md": "---\nname: b\ndescription: d\nmetadata:\n  type: reference\n  modified: 2026-07-25T19:17:39.087Z\n---\nx\n",
+        },
+    )
     os.utime(tmp_path / "memory/r.md", (0, dt.datetime(2026, 11, 29).timestamp()))
     store = load_store(tmp_path / "memory")
     badge = {m.path: assess(m, today) for m in store.memories}

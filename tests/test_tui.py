@@ -133,7 +133,9 @@ async def test_edit_in_app_and_in_an_external_editor(demo: Path) -> None:
         await settle(app, pilot)
         assert "09:30" in (demo / "user_timezone.md").read_text()
         assert git(demo.parent, "log", "-2", "--format=%s").splitlines() == [
-            "memtui: edit user_timezone.md", "memtui: edit user_timezone.md"]
+            "memtui: edit user_timezone.md",
+            "memtui: edit user_timezone.md",
+        ]
 
 
 async def test_verify_fix_date_and_undo(demo: Path) -> None:
@@ -267,7 +269,9 @@ async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
     app = make_app(demo, watch_interval=0.1)
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(app, pilot)
-        (demo / "user_new_hobby.md").write_text("---\nname: user_new_hobby\ndescription: Climbs\ntype: user\n---\nUser climbs.\n")
+        (demo / "user_new_hobby.md").write_text(
+            "---\nname: user_new_hobby\ndescription: Climbs\ntype: user\n---\nUser climbs.\n"
+        )
         for _ in range(30):
             await pilot.pause(0.1)
             if app.ws and app.ws.store.get("user_new_hobby.md") and app.ws.analysed:
@@ -281,7 +285,9 @@ async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
 async def test_text_from_memory_files_is_never_markup(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()
-    (store / "evil.md").write_text("---\nname: '[bold red]boom[/] $x'\ndescription: d\ntype: user\n---\n\x1b[2J[link=x]y[/link]\n")
+    (store / "evil.md").write_text(
+        "---\nname: '[bold red]boom[/] $x'\ndescription: d\ntype: user\n---\n\x1b[2J[link=x]y[/link]\n"
+    )
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
@@ -314,7 +320,9 @@ async def test_malformed_memory_is_read_only_and_help_and_palette_open(demo: Pat
         assert isinstance(app.screen, HistoryScreen)
 
 
-async def test_themes_load_and_a_broken_theme_file_is_reported(tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo: Path) -> None:
+async def test_themes_load_and_a_broken_theme_file_is_reported(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, demo: Path
+) -> None:
     themes = tmp_path / "cfg" / "memtui" / "themes"
     themes.mkdir(parents=True)
     (themes / "broken.toml").write_text('name = "broken"\nprimary = "not-a-colour"\n')

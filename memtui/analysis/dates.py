@@ -17,9 +17,7 @@ _FENCE = re.compile(r"^\s*(```|~~~)")
 _EN = re.compile(
     r"(?i)\b(?P<phrase>"
     r"(?:the\s+)?day\s+after\s+tomorrow|tomorrow|yesterday|today|tonight|"
-    r"(?P<rel>this|next|last|coming)\s+(?P<unit>week(?:end)?|month|year|"
-    + "|".join(WEEKDAYS)
-    + r")|"
+    r"(?P<rel>this|next|last|coming)\s+(?P<unit>week(?:end)?|month|year|" + "|".join(WEEKDAYS) + r")|"
     r"in\s+(?P<n>\d+|a|one|two|three)\s+(?P<unit2>days?|weeks?|months?)|"
     r"(?P<n3>\d+|a|one|two|three)\s+(?P<unit3>days?|weeks?|months?)\s+ago|"
     r"end\s+of\s+(?:the\s+)?(?P<eo>week|month)|"
@@ -34,8 +32,20 @@ _ZH = re.compile(
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3}
 
 
-_MONTHS = ("January", "February", "March", "April", "May", "June", "July", "August", "September", "October",
-           "November", "December")
+_MONTHS = (
+    "January",
+    "February",
+    "March",
+    "April",
+    "May",
+    "June",
+    "July",
+    "August",
+    "September",
+    "October",
+    "November",
+    "December",
+)
 
 
 @dataclass(frozen=True)
@@ -159,8 +169,28 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> Resolved:
     return None
 
 
-_MARKERS = ("tomorrow", "yesterday", "today", "tonight", "next ", "last ", "this ", "coming ", " ago", "end of", "weekend",
-            *WEEKDAYS, "天", "周", "星期", "礼拜", "月", "年", "晚", "早")
+_MARKERS = (
+    "tomorrow",
+    "yesterday",
+    "today",
+    "tonight",
+    "next ",
+    "last ",
+    "this ",
+    "coming ",
+    " ago",
+    "end of",
+    "weekend",
+    *WEEKDAYS,
+    "天",
+    "周",
+    "星期",
+    "礼拜",
+    "月",
+    "年",
+    "晚",
+    "早",
+)
 _IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
 
 
@@ -214,8 +244,9 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
             before = clean[max(0, m.start() - 12) : m.start()].lower()
             if re.search(r"\b(every|each)\s+$", before):
                 continue  # "every Monday" is a schedule, not a date
-            if m.group("wd") and (_recurs(clean, ends, m.start(), m.end())
-                                  or _TIME_OF_DAY_PLURAL.match(clean, m.end())):
+            if m.group("wd") and (
+                _recurs(clean, ends, m.start(), m.end()) or _TIME_OF_DAY_PLURAL.match(clean, m.end())
+            ):
                 continue  # "weekly handover on Monday", "on Monday mornings"
             found.append(_hit(m.group("phrase"), number, _resolve_en(m, anchor) if anchor else None))
         for m in _ZH.finditer(clean):

@@ -19,11 +19,15 @@ from memtui.core.store import Store
 LONG_LINE = 150
 VERY_LONG_LINE = 200
 _WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
-_HOW = re.compile(r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
+_HOW = re.compile(
+    r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE
+)
 # Only ever `search`ed (is there a location at all?), so each alternative is the shortest text that proves one,
 # which keeps it linear: `[\w-]*/[\w./-]+` and `\b[\w.-]+\.com` retried a long word run from every position
 # (issue 7 H2: 100 KB of `a` took 27 s).
-_LOCATION_IN_BODY = re.compile(r"https?://|(?<=[\w-])\.(?:com|net|org|io|dev|internal|local)\b|/[\w./-]|`[^`]+`|#[a-z][\w-]")
+_LOCATION_IN_BODY = re.compile(
+    r"https?://|(?<=[\w-])\.(?:com|net|org|io|dev|internal|local)\b|/[\w./-]|`[^`]+`|#[a-z][\w-]"
+)
 
 
 def malformed(memories: Iterable[Memory]) -> list[Finding]:
@@ -35,7 +39,9 @@ def malformed(memories: Iterable[Memory]) -> list[Finding]:
         elif m.retried:
             out.append(
                 Finding(
-                    "schema", INFO, (m.path,),
+                    "schema",
+                    INFO,
+                    (m.path,),
                     f"{m.path}: front matter is not strict YAML; only Claude Code's quoting retry reads it "
                     "(quote values that contain ': ')",
                     cue="quoting retry",
@@ -62,7 +68,9 @@ def schema(memories: Iterable[Memory]) -> list[Finding]:
             elif m.type is None:
                 problems.append(f"type `{m.raw_type}` is not one of {', '.join(MEMORY_TYPES)}")
         if m.type in ("feedback", "project"):
-            missing = [label for label, rx in (("**Why:**", _WHY), ("**How to apply:**", _HOW)) if not rx.search(m.body)]
+            missing = [
+                label for label, rx in (("**Why:**", _WHY), ("**How to apply:**", _HOW)) if not rx.search(m.body)
+            ]
             if missing:
                 problems.append(f"{m.type} memory without {' and '.join(missing)}")
         if m.type == "reference" and not m.field_value("location") and not _LOCATION_IN_BODY.search(m.body):
@@ -83,7 +91,9 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
             days = (today - f.expires_at).days
             out.append(
                 Finding(
-                    "expired", WARNING, (m.path,),
+                    "expired",
+                    WARNING,
+                    (m.path,),
                     f"{m.path}: expired {f.expires_at.isoformat()} ({days} days ago)",
                     cue=f"expires_at {f.expires_at.isoformat()}",
                     details={"expires_at": f.expires_at.isoformat()},
@@ -92,7 +102,9 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
         elif f.badge == "stale" and f.since is not None:
             out.append(
                 Finding(
-                    "stale", WARNING, (m.path,),
+                    "stale",
+                    WARNING,
+                    (m.path,),
                     f"{m.path}: {m.type} memory last confirmed {f.since.isoformat()} ({f.age_days} days, "
                     f"period {f.period_days} days; date from {f.source})",
                     cue=f"{f.age_days} days old",
@@ -130,11 +142,18 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
                 hint = ""
             out.append(
                 Finding(
-                    "relative-date", WARNING, (m.path,),
-                    f"{m.path}: relative date \"{hit.phrase}\" with no absolute date{hint}",
-                    line=line, cue=hit.phrase,
-                    details={"phrase": hit.phrase, "suggestion": suggestion, "range": span,
-                             "replacement": hit.replacement},
+                    "relative-date",
+                    WARNING,
+                    (m.path,),
+                    f'{m.path}: relative date "{hit.phrase}" with no absolute date{hint}',
+                    line=line,
+                    cue=hit.phrase,
+                    details={
+                        "phrase": hit.phrase,
+                        "suggestion": suggestion,
+                        "range": span,
+                        "replacement": hit.replacement,
+                    },
                 )
             )
     return out
@@ -149,15 +168,25 @@ def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -
         for hit in secrets.scan(m.text):
             out.append(
                 Finding(
-                    "secret", ERROR, (m.path,), f"{m.path}:{hit.line}: looks like a {hit.label} ({hit.preview})",
-                    line=hit.line, cue=hit.label,
+                    "secret",
+                    ERROR,
+                    (m.path,),
+                    f"{m.path}:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                    line=hit.line,
+                    cue=hit.label,
                 )
             )
     if index_text:
         for hit in secrets.scan(index_text):
             out.append(
-                Finding("secret", ERROR, ("MEMORY.md",), f"MEMORY.md:{hit.line}: looks like a {hit.label} ({hit.preview})",
-                        line=hit.line, cue=hit.label)
+                Finding(
+                    "secret",
+                    ERROR,
+                    ("MEMORY.md",),
+                    f"MEMORY.md:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                    line=hit.line,
+                    cue=hit.label,
+                )
             )
     return out
 
@@ -184,8 +213,12 @@ def index_health(store: Store) -> list[Finding]:
         if rel not in known and not (root / rel).exists():
             out.append(
                 Finding(
-                    "broken-link", ERROR, (target,), f"MEMORY.md:{entry.line}: links to {target}, which does not exist",
-                    line=entry.line, cue=target,
+                    "broken-link",
+                    ERROR,
+                    (target,),
+                    f"MEMORY.md:{entry.line}: links to {target}, which does not exist",
+                    line=entry.line,
+                    cue=target,
                 )
             )
     for rel, lines in by_target.items():
@@ -196,24 +229,34 @@ def index_health(store: Store) -> list[Finding]:
             note = f"; line {matching[0]} matches the file's description" if len(matching) == 1 else ""
             out.append(
                 Finding(
-                    "duplicate-entry", WARNING, (rel,),
+                    "duplicate-entry",
+                    WARNING,
+                    (rel,),
                     f"MEMORY.md: {rel} is listed {len(lines)} times (lines {', '.join(map(str, lines))}){note}",
-                    line=lines[1], cue="same target", details={"lines": lines},
+                    line=lines[1],
+                    cue="same target",
+                    details={"lines": lines},
                 )
             )
     linked_any = bool(index.entries)
     if linked_any:
         for m in store.memories:
             if m.is_active and not m.in_archive and m.path not in linked:
-                out.append(Finding("unindexed", INFO, (m.path,), f"{m.path}: not listed in MEMORY.md", cue="no index line"))
+                out.append(
+                    Finding("unindexed", INFO, (m.path,), f"{m.path}: not listed in MEMORY.md", cue="no index line")
+                )
     for number, line in enumerate(index.lines, 1):
         length = len(line.rstrip("\r"))
         if length > LONG_LINE:
             out.append(
                 Finding(
-                    "long-index-line", INFO, (), f"MEMORY.md:{number}: {length} characters (keep index lines under "
+                    "long-index-line",
+                    INFO,
+                    (),
+                    f"MEMORY.md:{number}: {length} characters (keep index lines under "
                     f"{LONG_LINE}{'; Claude Code asks to shorten lines over 200' if length > VERY_LONG_LINE else ''})",
-                    line=number, cue=f"{length} chars",
+                    line=number,
+                    cue=f"{length} chars",
                 )
             )
     budget = index.budget
@@ -225,10 +268,13 @@ def index_health(store: Store) -> list[Finding]:
             reasons.append(f"{format_size(budget.units)} (limit: {format_size(MAX_UNITS)})")
         out.append(
             Finding(
-                "index-over-cap", ERROR, ("MEMORY.md",),
+                "index-over-cap",
+                ERROR,
+                ("MEMORY.md",),
                 f"MEMORY.md is {' and '.join(reasons)}: Claude Code does not load line {budget.first_unloaded_line} "
                 "or anything after it",
-                line=budget.first_unloaded_line, cue=" and ".join(reasons),
+                line=budget.first_unloaded_line,
+                cue=" and ".join(reasons),
             )
         )
     return out
@@ -245,10 +291,14 @@ def archived_but_loaded(memories: Iterable[Memory]) -> list[Finding]:
         if m.status == "archived" and not m.in_archive:
             out.append(
                 Finding(
-                    "archived-but-loaded", WARNING, (m.path,),
+                    "archived-but-loaded",
+                    WARNING,
+                    (m.path,),
                     f"{m.path}: archived but still inside the loaded folder, so Claude Code still recalls it; "
                     "move it to the archive",
-                    cue="status: archived" if str(m.field_value("status")).lower() == "archived" else "MEMORY_ARCHIVED.md",
+                    cue="status: archived"
+                    if str(m.field_value("status")).lower() == "archived"
+                    else "MEMORY_ARCHIVED.md",
                 )
             )
     return out

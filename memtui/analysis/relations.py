@@ -57,7 +57,9 @@ _VALUE_PATTERNS = {
         r"\b\d{1,2}\s+(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\b|"
         r"\b(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)[a-z]*\s+\d{1,2}\b(?!:)"
     ),
-    "url": re.compile(r"https?://[^\s)，。]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)+/[\w./-]+"),  # starts only where a run starts: linear
+    "url": re.compile(
+        r"https?://[^\s)，。]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)+/[\w./-]+"
+    ),  # starts only where a run starts: linear
     "number": re.compile(
         r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"
     ),

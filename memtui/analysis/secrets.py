@@ -102,9 +102,35 @@ def redact(value: str) -> str:
     return f"{value[:4]}… ({len(value)} chars)"
 
 
-_LITERALS = ("private key", "sk-", "sk_", "rk_", "pk_", "bsa", "ghp_", "gho_", "ghu_", "ghs_", "ghr_", "github_pat_",
-             "ya29.", "aiza", "akia", "asia", "agpa", "aida", "aroa", "aws", "xox", "hooks.slack", "eyj", "key", "secret",
-             "token", "passw")
+_LITERALS = (
+    "private key",
+    "sk-",
+    "sk_",
+    "rk_",
+    "pk_",
+    "bsa",
+    "ghp_",
+    "gho_",
+    "ghu_",
+    "ghs_",
+    "ghr_",
+    "github_pat_",
+    "ya29.",
+    "aiza",
+    "akia",
+    "asia",
+    "agpa",
+    "aida",
+    "aroa",
+    "aws",
+    "xox",
+    "hooks.slack",
+    "eyj",
+    "key",
+    "secret",
+    "token",
+    "passw",
+)
 _LONG_RUN = re.compile(r"[A-Za-z0-9+/]{32}")
 
 

@@ -69,7 +69,9 @@ def store_lock(path: Path, *, now: float | None = None) -> Iterator[None]:
             except BlockingIOError:
                 holder = _holder(fd)
                 who = f" (PID {holder})" if holder.isdigit() else ""
-                raise LockHeld(f"another memtui process{who} is writing this store; try again when it is done") from None
+                raise LockHeld(
+                    f"another memtui process{who} is writing this store; try again when it is done"
+                ) from None
             os.ftruncate(fd, 0)
             os.lseek(fd, 0, os.SEEK_SET)
             os.write(fd, str(os.getpid()).encode())

@@ -29,9 +29,21 @@ FALLBACK_NAME = "memtui"
 FALLBACK_EMAIL = "memtui@localhost"
 TRAILER_PREFIX = "Memtui-"
 GIT_TIMEOUT = float(os.environ.get("MEMTUI_GIT_TIMEOUT", "60"))
-_SCRUBBED_ENV = ("GIT_DIR", "GIT_WORK_TREE", "GIT_INDEX_FILE", "GIT_OBJECT_DIRECTORY", "GIT_COMMON_DIR",
-                 "GIT_ALTERNATE_OBJECT_DIRECTORIES", "GIT_PREFIX", "GIT_NAMESPACE", "GIT_EXTERNAL_DIFF",
-                 "GIT_PAGER", "GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_TRACE")
+_SCRUBBED_ENV = (
+    "GIT_DIR",
+    "GIT_WORK_TREE",
+    "GIT_INDEX_FILE",
+    "GIT_OBJECT_DIRECTORY",
+    "GIT_COMMON_DIR",
+    "GIT_ALTERNATE_OBJECT_DIRECTORIES",
+    "GIT_PREFIX",
+    "GIT_NAMESPACE",
+    "GIT_EXTERNAL_DIFF",
+    "GIT_PAGER",
+    "GIT_EDITOR",
+    "GIT_SEQUENCE_EDITOR",
+    "GIT_TRACE",
+)
 _NO_HOOKS_DIR = os.devnull
 ZERO_OID = "0" * 40
 
@@ -67,9 +79,17 @@ class Event:
         """The same event labelled by the first of `wanted` it touched (history of one file names that file)."""
         for path in wanted:
             if path in self.memories and path != self.memory:
-                return Event(self.commit, self.date, self.author, self.action,
-                             (path, *[m for m in self.memories if m != path]), self.reason, self.superseded_by,
-                             self.subject, self.trailers)
+                return Event(
+                    self.commit,
+                    self.date,
+                    self.author,
+                    self.action,
+                    (path, *[m for m in self.memories if m != path]),
+                    self.reason,
+                    self.superseded_by,
+                    self.subject,
+                    self.trailers,
+                )
         return self
 
     def to_json(self) -> dict[str, str | list[str]]:
@@ -89,23 +109,53 @@ class Event:
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment every git call gets: the caller's, minus what would point git at another repository."""
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
-    env.update(GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat",
-               GIT_EDITOR="true")
+    env.update(
+        GIT_TERMINAL_PROMPT="0", GIT_LITERAL_PATHSPECS="1", GIT_OPTIONAL_LOCKS="0", GIT_PAGER="cat", GIT_EDITOR="true"
+    )
     if extra:
         env.update(extra)
     return env
 
 
-def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None, env: Mapping[str, str] | None = None,
-            check: bool = True, timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+def run_git(
+    cwd: Path,
+    args: Sequence[str],
+    *,
+    input: bytes | None = None,
+    env: Mapping[str, str] | None = None,
+    check: bool = True,
+    timeout: float | None = None,
+) -> subprocess.CompletedProcess[bytes]:
     """Run one git command with hooks off and a timeout; raises GitFailed (in words) when it fails."""
-    cmd = ["git", "-c", f"core.hooksPath={_NO_HOOKS_DIR}", "-c", "core.fsmonitor=false", "-c", "commit.gpgsign=false",
-           "-c", "tag.gpgsign=false", "-c", "gc.auto=0", "-c", "maintenance.auto=false", "-c", "core.quotePath=false",
-           *args]
+    cmd = [
+        "git",
+        "-c",
+        f"core.hooksPath={_NO_HOOKS_DIR}",
+        "-c",
+        "core.fsmonitor=false",
+        "-c",
+        "commit.gpgsign=false",
+        "-c",
+        "tag.gpgsign=false",
+        "-c",
+        "gc.auto=0",
+        "-c",
+        "maintenance.auto=false",
+        "-c",
+        "core.quotePath=false",
+        *args,
+    ]
     limit = GIT_TIMEOUT if timeout is None else timeout
     try:
-        proc = subprocess.Popen(cmd, cwd=cwd, env=git_env(env), stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
-                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, start_new_session=True)
+        proc = subprocess.Popen(
+            cmd,
+            cwd=cwd,
+            env=git_env(env),
+            stdin=subprocess.PIPE if input is not None else subprocess.DEVNULL,
+            stdout=subprocess.PIPE,
+            stderr=subprocess.PIPE,
+            start_new_session=True,
+        )
     except FileNotFoundError:
         raise GitFailed("git is not installed (or not on PATH); memtui needs it to record decisions") from None
     except NotADirectoryError:
@@ -118,7 +168,9 @@ def run_git(cwd: Path, args: Sequence[str], *, input: bytes | None = None, env: 
         except OSError:
             pass
         proc.communicate()
-        raise GitFailed(f"`git {args[0]}` did not finish within {limit:.0f} s in {cwd}; nothing was committed") from None
+        raise GitFailed(
+            f"`git {args[0]}` did not finish within {limit:.0f} s in {cwd}; nothing was committed"
+        ) from None
     result = subprocess.CompletedProcess(cmd, proc.returncode, out, err)
     if check and proc.returncode != 0:
         raise GitFailed(explain_git_error(args, proc.returncode, err.decode("utf-8", "replace"), cwd))
@@ -130,11 +182,15 @@ def explain_git_error(args: Sequence[str], code: int, stderr: str, cwd: Path) ->
     text = " ".join(stderr.split())
     if "index.lock" in stderr and ("File exists" in stderr or "Unable to create" in stderr):
         lock = next((w.strip("'\":") for w in stderr.split() if w.strip("'\":").endswith("index.lock")), "index.lock")
-        return (f"git's index is locked ({lock}): another git command is running, or one was killed. "
-                f"If no git is running, remove that file and try again; nothing was committed")
+        return (
+            f"git's index is locked ({lock}): another git command is running, or one was killed. "
+            f"If no git is running, remove that file and try again; nothing was committed"
+        )
     if "dubious ownership" in stderr:
-        return (f"git refuses to work in {cwd}: the repository belongs to another user. If you trust it, run "
-                "`git config --global --add safe.directory <repo>`; nothing was changed")
+        return (
+            f"git refuses to work in {cwd}: the repository belongs to another user. If you trust it, run "
+            "`git config --global --add safe.directory <repo>`; nothing was changed"
+        )
     if code < 0:
         return f"`git {args[0]}` was killed by signal {-code} in {cwd}; nothing was committed — try again"
     return f"`git {args[0]}` failed in {cwd}: {text[:400] or f'exit {code}'}"
@@ -282,8 +338,14 @@ class StoreRepo:
 
     # ------------------------------------------------------------------------------------ plumbing
 
-    def git(self, *args: str, input: bytes | None = None, env: Mapping[str, str] | None = None,
-            check: bool = True, timeout: float | None = None) -> subprocess.CompletedProcess[bytes]:
+    def git(
+        self,
+        *args: str,
+        input: bytes | None = None,
+        env: Mapping[str, str] | None = None,
+        check: bool = True,
+        timeout: float | None = None,
+    ) -> subprocess.CompletedProcess[bytes]:
         """Run git in the work tree (hooks off, timeout, literal pathspecs)."""
         return run_git(self.work_tree, args, input=input, env=env, check=check, timeout=timeout)
 
@@ -352,21 +414,28 @@ class StoreRepo:
         }
         names = [*busy, "index.lock"]
         args = [a for name in names for a in ("--git-path", name)]
-        found = dict(zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines()), strict=True))
+        found = dict(
+            zip(names, (self.work_tree / line for line in self.out("rev-parse", *args).splitlines()), strict=True)
+        )
         for name, why in busy.items():
             if found[name].exists():
                 raise GitFailed(f"{self.work_tree}: {why}; memtui records nothing until it is done")
         lock = found["index.lock"].resolve()
         if lock.exists():
-            raise GitFailed(f"git's index is locked ({lock}): another git command is running, or one was killed. "
-                            "If no git is running, remove that file and try again; nothing was changed")
+            raise GitFailed(
+                f"git's index is locked ({lock}): another git command is running, or one was killed. "
+                "If no git is running, remove that file and try again; nothing was changed"
+            )
         specs = self.owned_paths()
         if specs:
             unmerged = self.git("ls-files", "-u", "-z", "--", *specs).stdout
             if unmerged:
                 names = sorted({_text(e.split(b"\t", 1)[1]) for e in unmerged.split(b"\0") if b"\t" in e})
-                raise GitFailed("unresolved merge conflicts in " + ", ".join(escape_path(n) for n in names[:5])
-                                + "; resolve them (and remove the conflict markers) first; nothing was changed")
+                raise GitFailed(
+                    "unresolved merge conflicts in "
+                    + ", ".join(escape_path(n) for n in names[:5])
+                    + "; resolve them (and remove the conflict markers) first; nothing was changed"
+                )
 
     def detached(self) -> bool:
         """Whether HEAD points at a commit rather than a branch."""
@@ -377,8 +446,16 @@ class StoreRepo:
         specs = self.owned_paths()
         if not specs:
             return []
-        out = self.git("status", "--porcelain=v1", "-z", "--untracked-files=all", "--no-renames",
-                       "--ignore-submodules=all", "--", *specs).stdout
+        out = self.git(
+            "status",
+            "--porcelain=v1",
+            "-z",
+            "--untracked-files=all",
+            "--no-renames",
+            "--ignore-submodules=all",
+            "--",
+            *specs,
+        ).stdout
         paths = []
         for item in out.split(b"\0"):
             if len(item) > 3:
@@ -422,7 +499,9 @@ class StoreRepo:
                 if state is None:
                     info += b"0 " + ZERO_OID.encode() + b"\t" + raw + b"\0"
                 else:
-                    sha = _text(self.git("hash-object", "-w", "--no-filters", "--stdin", input=state.data).stdout).strip()
+                    sha = _text(
+                        self.git("hash-object", "-w", "--no-filters", "--stdin", input=state.data).stdout
+                    ).strip()
                     info += f"{state.mode} {sha}\t".encode() + raw + b"\0"
             self.git("update-index", "-z", "--index-info", input=bytes(info), env=env)
             tree = _text(self.git("write-tree", env=env).stdout).strip()
@@ -503,7 +582,9 @@ class StoreRepo:
         proc = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs, check=False)
         if proc.returncode != 0:
             if self.has_head():
-                raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+                raise GitFailed(
+                    explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree)
+                )
             return FileDates()
         out = proc.stdout
         first: dict[str, dt.date] = {}
@@ -545,7 +626,11 @@ class StoreRepo:
             proc = self.git(*args, check=False)
             if proc.returncode != 0:
                 if self.has_head():
-                    raise GitFailed(explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree))
+                    raise GitFailed(
+                        explain_git_error(
+                            ["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree
+                        )
+                    )
                 return []
             raw = _text(proc.stdout)
             self._cache_put(key, raw)
@@ -559,14 +644,21 @@ class StoreRepo:
                 continue
             memories = tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", []))
             if wanted:
-                named = set(memories) | {unescape_path(v) for k, vals in trailers.items()
-                                         if k in PATH_TRAILERS for v in vals}
+                named = set(memories) | {
+                    unescape_path(v) for k, vals in trailers.items() if k in PATH_TRAILERS for v in vals
+                }
                 if not named & set(wanted):
                     continue
             event = Event(
-                commit=sha, date=date, author=author, action=_action(trailers), memories=memories,
+                commit=sha,
+                date=date,
+                author=author,
+                action=_action(trailers),
+                memories=memories,
                 reason=" ".join(trailers.get("Memtui-Reason", [])),
-                superseded_by=" ".join(trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])),
+                superseded_by=" ".join(
+                    trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])
+                ),
                 subject=body.splitlines()[0] if body else "",
                 trailers=trailers,
             )
@@ -615,8 +707,13 @@ class StoreRepo:
         return self.out("show", "--format=", "--patch", "--no-color", "--no-ext-diff", commit)
 
 
-PATH_TRAILERS = ("Memtui-Memory", "Memtui-Archived-To", "Memtui-Restored-From", "Memtui-Merged-Into",
-                 "Memtui-Superseded-By")
+PATH_TRAILERS = (
+    "Memtui-Memory",
+    "Memtui-Archived-To",
+    "Memtui-Restored-From",
+    "Memtui-Merged-Into",
+    "Memtui-Superseded-By",
+)
 
 
 def _action(trailers: dict[str, list[str]]) -> str:
@@ -675,22 +772,25 @@ def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str
 
 def open_repo(layout: StoreLayout) -> StoreRepo:
     """The repository holding the store; raises NotInGit (or GitFailed, in words) when there is none."""
-    proc = run_git(layout.root, ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir",
-                                 "--show-toplevel"], check=False)
+    proc = run_git(
+        layout.root,
+        ["rev-parse", "--is-bare-repository", "--absolute-git-dir", "--git-common-dir", "--show-toplevel"],
+        check=False,
+    )
     err = proc.stderr.decode("utf-8", "replace")
     lines = _text(proc.stdout).splitlines()
     if "dubious ownership" in err:
         raise GitFailed(explain_git_error(["rev-parse"], proc.returncode, err, layout.root))
     if len(lines) < 3:
-        raise NotInGit(
-            f"{layout.root} is not in a git repository; run `memtui init {layout.root}` to put it under git"
-        )
+        raise NotInGit(f"{layout.root} is not in a git repository; run `memtui init {layout.root}` to put it under git")
     bare, git_dir, common = lines[0].strip(), lines[1].strip(), lines[2].strip()
     if bare == "true" or proc.returncode != 0 or len(lines) < 4 or not lines[3].strip():
         raise NotInGit(f"{layout.root}: the repository found is bare (no work tree)")
     git_path = Path(git_dir).resolve()
     common_path = (Path(layout.root) / common).resolve() if not os.path.isabs(common) else Path(common).resolve()
-    return StoreRepo(layout=layout, work_tree=Path(lines[3].strip()).resolve(), git_dir=git_path, common_dir=common_path)
+    return StoreRepo(
+        layout=layout, work_tree=Path(lines[3].strip()).resolve(), git_dir=git_path, common_dir=common_path
+    )
 
 
 def try_open_repo(layout: StoreLayout) -> StoreRepo | None:

@@ -28,7 +28,10 @@ def git_root(start: Path) -> Path | None:
     try:
         out = subprocess.run(
             ["git", "rev-parse", "--path-format=absolute", "--git-common-dir"],
-            cwd=start, capture_output=True, text=True, timeout=10,
+            cwd=start,
+            capture_output=True,
+            text=True,
+            timeout=10,
         )
     except (OSError, subprocess.TimeoutExpired):
         return None

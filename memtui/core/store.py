@@ -115,15 +115,21 @@ def detect_layout(path: Path) -> StoreLayout:
         raise StoreError(f"{path}: this is a memtui archive; open the memory folder beside it")
     if (path / INDEX_NAME).exists() and _is_typed(path / "memory"):
         return _typed(path)
-    if not (path / INDEX_NAME).exists() and path.name == "memory" and _is_typed(path) and (path.parent / INDEX_NAME).exists():
+    if (
+        not (path / INDEX_NAME).exists()
+        and path.name == "memory"
+        and _is_typed(path)
+        and (path.parent / INDEX_NAME).exists()
+    ):
         return _typed(path.parent)
     if not (path / INDEX_NAME).exists() and (path / "memory" / INDEX_NAME).is_file():
         return detect_layout(path / "memory")  # a project (or repository) root holding its memory folder
     if (path / ".git").exists():
         # the memory folder is the root of its own repository: a sibling archive would be outside git, so the
         # archive lives inside, hidden, with file names Claude Code does not load (DESIGN §1)
-        return StoreLayout(root=path, scan_root=path, archive_dir=path / IN_REPO_ARCHIVE, kind="flat",
-                           archive_suffix=ARCHIVED_SUFFIX)
+        return StoreLayout(
+            root=path, scan_root=path, archive_dir=path / IN_REPO_ARCHIVE, kind="flat", archive_suffix=ARCHIVED_SUFFIX
+        )
     return StoreLayout(root=path, scan_root=path, archive_dir=path.parent / f"{path.name}.archive", kind="flat")
 
 
@@ -147,7 +153,11 @@ def memory_files(folder: Path, suffix: str = "") -> list[Path]:
         dirnames[:] = sorted(d for d in dirnames if not d.startswith(".") and not d.endswith(".archive"))
         base = Path(dirpath)
         for name in sorted(filenames):
-            if name.endswith(ending) and name[: len(name) - len(suffix)] not in NOT_MEMORIES and not name.startswith("."):
+            if (
+                name.endswith(ending)
+                and name[: len(name) - len(suffix)] not in NOT_MEMORIES
+                and not name.startswith(".")
+            ):
                 found.append(base.joinpath(name))
     return found
 

@@ -37,9 +37,12 @@ def _env(day: dt.date) -> dict[str, str]:
     stamp = f"{day.isoformat()}T10:00:00+08:00"
     return {
         **os.environ,
-        "GIT_AUTHOR_NAME": PERSON[0], "GIT_AUTHOR_EMAIL": PERSON[1],
-        "GIT_COMMITTER_NAME": PERSON[0], "GIT_COMMITTER_EMAIL": PERSON[1],
-        "GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp,
+        "GIT_AUTHOR_NAME": PERSON[0],
+        "GIT_AUTHOR_EMAIL": PERSON[1],
+        "GIT_COMMITTER_NAME": PERSON[0],
+        "GIT_COMMITTER_EMAIL": PERSON[1],
+        "GIT_AUTHOR_DATE": stamp,
+        "GIT_COMMITTER_DATE": stamp,
     }
 
 
@@ -167,7 +170,14 @@ def make_demo_store(today: dt.date | None = None, parent: Path | None = None) ->
     _git(top, "config", "user.email", PERSON[1], day=first_day)
     (top / ".gitignore").write_text("/*\n!/.gitignore\n!/memory/\n!/memory.archive/\n")
     _git(top, "add", ".gitignore", day=first_day)
-    _git(top, "commit", "-q", "-m", "memtui: init memory\n\nPut the memory store under git.\n\nMemtui-Action: init\nMemtui-Memory: memory\n", day=first_day)
+    _git(
+        top,
+        "commit",
+        "-q",
+        "-m",
+        "memtui: init memory\n\nPut the memory store under git.\n\nMemtui-Action: init\nMemtui-Memory: memory\n",
+        day=first_day,
+    )
 
     by_day: dict[int, list[tuple[str, str]]] = {}
     for name, offset, text in content.MEMORIES:
@@ -181,9 +191,13 @@ def make_demo_store(today: dt.date | None = None, parent: Path | None = None) ->
         day = today + dt.timedelta(days=offset)
         if offset > -94 and not archived_polite:
             with _backdated(today - dt.timedelta(days=94)):
-                ops.archive(store, "feedback_writing_polite.md",
-                            reason="User now wants the direct style; the polite rule is kept as evidence.",
-                            superseded_by="feedback_writing_direct.md", today=today - dt.timedelta(days=94))
+                ops.archive(
+                    store,
+                    "feedback_writing_polite.md",
+                    reason="User now wants the direct style; the polite rule is kept as evidence.",
+                    superseded_by="feedback_writing_direct.md",
+                    today=today - dt.timedelta(days=94),
+                )
             archived_polite = True
         if offset > -50 and not verified:
             with _backdated(today - dt.timedelta(days=50)):

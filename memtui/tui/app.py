@@ -29,8 +29,8 @@ from textual.worker import Worker, WorkerState
 
 from memtui import ops
 from memtui.core import frontmatter
-from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.core.model import Finding, Memory
+from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.review import DUPLICATE_PREFIX, Card, build_queue, finding_count, undone_commits
 from memtui.tui import render
 from memtui.tui.commands import MemtuiCommands
@@ -59,8 +59,9 @@ EditorRunner = Callable[[Path], None]
 class StoreLoaded(Message):
     """The store was read (badges known, findings maybe not yet)."""
 
-    def __init__(self, ws: Workspace, reason: str, shown: threading.Event | None = None,
-                 cards: list[Card] | None = None) -> None:
+    def __init__(
+        self, ws: Workspace, reason: str, shown: threading.Event | None = None, cards: list[Card] | None = None
+    ) -> None:
         super().__init__()
         self.ws = ws
         self.reason = reason
@@ -82,8 +83,9 @@ class StoreFailed(Message):
 class Decided(Message):
     """A decision ran; `ws`/`cards` are the store read again after it (None when nothing changed)."""
 
-    def __init__(self, request: Decide, outcome: Outcome, ws: Workspace | None, cards: list[Card] | None,
-                 allow_secret: bool) -> None:
+    def __init__(
+        self, request: Decide, outcome: Outcome, ws: Workspace | None, cards: list[Card] | None, allow_secret: bool
+    ) -> None:
         super().__init__()
         self.request = request
         self.outcome = outcome
@@ -177,10 +179,26 @@ class MemtuiApp(App[None]):
             self._theme_errors.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
         self.theme = wanted if wanted and wanted in self.available_themes else DEFAULT_THEME
 
-    MAIN_SCREEN_ACTIONS = frozenset({
-        "filter", "archive", "merge", "mark", "edit", "edit_external", "verify", "fix_date", "undo", "review",
-        "history", "focus_pane", "focus_preview", "reload", "cycle_sort", "next_finding",
-    })
+    MAIN_SCREEN_ACTIONS = frozenset(
+        {
+            "filter",
+            "archive",
+            "merge",
+            "mark",
+            "edit",
+            "edit_external",
+            "verify",
+            "fix_date",
+            "undo",
+            "review",
+            "history",
+            "focus_pane",
+            "focus_preview",
+            "reload",
+            "cycle_sort",
+            "next_finding",
+        }
+    )
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Memory actions belong to the main screen; on the review and history screens their own keys rule."""
@@ -220,8 +238,12 @@ class MemtuiApp(App[None]):
         if self._theme_errors:
             self.notify("Theme files not loaded:\n" + "\n".join(self._theme_errors), severity="error", timeout=10)
         if self._settings_error:
-            self.notify(f"{self._settings_error}\nUsing the default settings until it is fixed.",
-                        title="Settings not used", severity="error", timeout=15)
+            self.notify(
+                f"{self._settings_error}\nUsing the default settings until it is fixed.",
+                title="Settings not used",
+                severity="error",
+                timeout=15,
+            )
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
         self.reload("open")
         if self.watch_interval > 0:
@@ -235,8 +257,12 @@ class MemtuiApp(App[None]):
         try:
             save_theme(name)
         except (SettingsError, OSError) as exc:
-            self.notify(f"{exc}\nThe theme applies to this session only.", title="Theme not saved",
-                        severity="warning", timeout=10)
+            self.notify(
+                f"{exc}\nThe theme applies to this session only.",
+                title="Theme not saved",
+                severity="warning",
+                timeout=10,
+            )
             return
         self.settings = Settings(theme=name, periods=self.settings.periods, source=self.settings.source)
 
@@ -292,9 +318,13 @@ class MemtuiApp(App[None]):
         """Any background failure not handled where it happened reaches the screen (never a silent worker)."""
         if event.state == WorkerState.ERROR and not self._quitting:
             error = event.worker.error
-            self.notify(f"{_describe(error) if isinstance(error, BaseException) else error}\n"
-                        "Try again, or reload (ctrl+p → store: Reload); run `memtui check` for details.",
-                        title=f"{event.worker.description or 'Background work'} failed", severity="error", timeout=15)
+            self.notify(
+                f"{_describe(error) if isinstance(error, BaseException) else error}\n"
+                "Try again, or reload (ctrl+p → store: Reload); run `memtui check` for details.",
+                title=f"{event.worker.description or 'Background work'} failed",
+                severity="error",
+                timeout=15,
+            )
 
     @on(StoreLoaded)
     def _loaded(self, message: StoreLoaded) -> None:
@@ -312,8 +342,10 @@ class MemtuiApp(App[None]):
             live = [m for m in self.ws.store.memories if not m.in_archive]
             if not live and not self._welcomed:
                 self._welcomed = True
-                self.push_screen(WelcomeScreen(str(self.store_path), empty=True, in_git=self.ws.repo is not None),
-                                 self._welcome_answer)
+                self.push_screen(
+                    WelcomeScreen(str(self.store_path), empty=True, in_git=self.ws.repo is not None),
+                    self._welcome_answer,
+                )
             elif self.ws.repo is None:
                 self._offer_init()
         if message.reason.startswith("disk") and message.reason.endswith("analysed"):
@@ -336,13 +368,20 @@ class MemtuiApp(App[None]):
             if yes:
                 self.action_init_store()
             else:
-                self.notify("Not in git: you can look, but decisions need a repository (palette: store: Put under git)",
-                            severity="warning", timeout=8)
+                self.notify(
+                    "Not in git: you can look, but decisions need a repository (palette: store: Put under git)",
+                    severity="warning",
+                    timeout=8,
+                )
 
-        self.push_screen(ConfirmDialog(
-            f"This store is not in git, so decisions cannot be recorded or undone.\n\n"
-            f"Create a repository at {parent} that versions only the store and its archive "
-            f"(everything else there stays out)?"), done)
+        self.push_screen(
+            ConfirmDialog(
+                f"This store is not in git, so decisions cannot be recorded or undone.\n\n"
+                f"Create a repository at {parent} that versions only the store and its archive "
+                f"(everything else there stays out)?"
+            ),
+            done,
+        )
 
     def _check_disk(self) -> None:
         self._poll_disk()
@@ -406,8 +445,12 @@ class MemtuiApp(App[None]):
             state = Content("analysing…")
         else:
             state = Content(_count_text(self.cards))
-        parts = [Content(f"memtui · {len(live)} memories"), Content(f" ({archived} archived)" if archived else ""),
-                 Content(" · "), state]
+        parts = [
+            Content(f"memtui · {len(live)} memories"),
+            Content(f" ({archived} archived)" if archived else ""),
+            Content(" · "),
+            state,
+        ]
         if self.filter_text:
             parts.append(render.plain(f" · filter: {self.filter_text}"))
         if self.sort != "name":
@@ -521,9 +564,15 @@ class MemtuiApp(App[None]):
         self.sort = self.SORTS[(self.SORTS.index(self.sort) + 1) % len(self.SORTS)]
         self._fill_panes()
         self._update_header()
-        self.notify(f"Sorted by {self.sort}" + (" (findings appear after the analysis)"
-                                                 if self.sort == "findings" and self.ws and not self.ws.analysed
-                                                 else ""), timeout=2)
+        self.notify(
+            f"Sorted by {self.sort}"
+            + (
+                " (findings appear after the analysis)"
+                if self.sort == "findings" and self.ws and not self.ws.analysed
+                else ""
+            ),
+            timeout=2,
+        )
 
     def action_next_finding(self, step: int) -> None:
         """Move to the next (1) or previous (-1) memory with a finding, across panes, wrapping around."""
@@ -592,8 +641,10 @@ class MemtuiApp(App[None]):
             self.notify("No memory selected", severity="warning")
             return None
         if writable and memory.is_malformed:
-            self.notify(f"{memory.path} could not be parsed ({memory.error}); it is read-only — archive it or fix it by hand",
-                        severity="warning")
+            self.notify(
+                f"{memory.path} could not be parsed ({memory.error}); it is read-only — archive it or fix it by hand",
+                severity="warning",
+            )
             return None
         return memory
 
@@ -650,9 +701,13 @@ class MemtuiApp(App[None]):
             if request.on_outcome is not None:
                 request.on_outcome(outcome)
 
-        self.push_screen(ConfirmRisky(
-            f"{request.label} refused: {outcome.message}\n\nThe commit would keep this secret in git history. "
-            "Commit it anyway? (y: yes, commit the secret · n: no)"), answered)
+        self.push_screen(
+            ConfirmRisky(
+                f"{request.label} refused: {outcome.message}\n\nThe commit would keep this secret in git history. "
+                "Commit it anyway? (y: yes, commit the secret · n: no)"
+            ),
+            answered,
+        )
 
     def _report(self, outcome: Outcome) -> None:
         self.last_outcome = outcome
@@ -683,9 +738,17 @@ class MemtuiApp(App[None]):
         def done(text: str | None) -> None:
             if text:
                 succ = successor if successor and text == reason else None
-                self.decide("Archive", lambda allow: ops.archive(
-                    self.store_path, memory.path, reason=text, superseded_by=succ, expected_hash=expected,
-                    allow_secret=allow))
+                self.decide(
+                    "Archive",
+                    lambda allow: ops.archive(
+                        self.store_path,
+                        memory.path,
+                        reason=text,
+                        superseded_by=succ,
+                        expected_hash=expected,
+                        allow_secret=allow,
+                    ),
+                )
 
         self.push_screen(ArchiveDialog(memory.title, reason), done)
 
@@ -710,7 +773,9 @@ class MemtuiApp(App[None]):
                 return
             partners = ws.partners(memory, "duplicate") or ws.partners(memory, "contradiction")
             if not partners:
-                self.notify("Mark two or more memories with space, or select one that has a duplicate", severity="warning")
+                self.notify(
+                    "Mark two or more memories with space, or select one that has a duplicate", severity="warning"
+                )
                 return
             paths = [memory.path, partners[0][1]]
         self.open_merge(paths)
@@ -731,9 +796,19 @@ class MemtuiApp(App[None]):
             if request is None:
                 return
             self.marked.clear()
-            self.decide("Merge", lambda allow: ops.merge(
-                self.store_path, [m.path for m in memories], into=request.into, text=request.text,
-                reason=request.reason, expected_hashes=hashes, allow_secret=allow), on_outcome)
+            self.decide(
+                "Merge",
+                lambda allow: ops.merge(
+                    self.store_path,
+                    [m.path for m in memories],
+                    into=request.into,
+                    text=request.text,
+                    reason=request.reason,
+                    expected_hashes=hashes,
+                    allow_secret=allow,
+                ),
+                on_outcome,
+            )
 
         self.push_screen(MergeDialog(memories, base.path), done)
         return True
@@ -748,8 +823,12 @@ class MemtuiApp(App[None]):
         def done(text: str | None) -> None:
             if text is not None and text != memory.text:
                 new = keep_final_newline(memory.text, text)
-                self.decide("Edit", lambda allow: ops.edit(self.store_path, memory.path, new, expected_hash=expected,
-                                                           allow_secret=allow))
+                self.decide(
+                    "Edit",
+                    lambda allow: ops.edit(
+                        self.store_path, memory.path, new, expected_hash=expected, allow_secret=allow
+                    ),
+                )
 
         self.push_screen(EditDialog(memory.title, memory.text), done)
 
@@ -773,8 +852,10 @@ class MemtuiApp(App[None]):
             tmp.unlink(missing_ok=True)
         if text != memory.text:
             expected = memory.content_hash
-            self.decide("Edit", lambda allow: ops.edit(self.store_path, memory.path, text, expected_hash=expected,
-                                                       allow_secret=allow))
+            self.decide(
+                "Edit",
+                lambda allow: ops.edit(self.store_path, memory.path, text, expected_hash=expected, allow_secret=allow),
+            )
         else:
             self.notify("No change")
 
@@ -788,8 +869,10 @@ class MemtuiApp(App[None]):
         memory = self._require()
         if memory is not None:
             expected = memory.content_hash
-            self.decide("Verify", lambda allow: ops.verify(self.store_path, memory.path, expected_hash=expected,
-                                                           allow_secret=allow))
+            self.decide(
+                "Verify",
+                lambda allow: ops.verify(self.store_path, memory.path, expected_hash=expected, allow_secret=allow),
+            )
 
     def action_fix_date(self) -> None:
         """Show the selected memory's relative date and the date it meant; write it only when the person agrees."""
@@ -805,7 +888,9 @@ class MemtuiApp(App[None]):
             return
         self.ask_fix_date(memory, dated[0])
 
-    def ask_fix_date(self, memory: Memory, finding: Finding, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+    def ask_fix_date(
+        self, memory: Memory, finding: Finding, on_outcome: Callable[[Outcome], None] | None = None
+    ) -> None:
         """The fix-date dialog: the phrase where it stands, the proposed date (editable), enter writes it."""
         details = finding.details or {}
         phrase = str(details.get("phrase") or "")
@@ -816,9 +901,18 @@ class MemtuiApp(App[None]):
         def done(date: dt.date | None) -> None:
             if date is None:
                 return
-            self.decide("Fix date", lambda allow: ops.fix_date(
-                self.store_path, memory.path, phrase=phrase or None, date=date, expected_hash=expected,
-                allow_secret=allow), on_outcome)
+            self.decide(
+                "Fix date",
+                lambda allow: ops.fix_date(
+                    self.store_path,
+                    memory.path,
+                    phrase=phrase or None,
+                    date=date,
+                    expected_hash=expected,
+                    allow_secret=allow,
+                ),
+                on_outcome,
+            )
 
         self.push_screen(FixDateDialog(memory.title, phrase, context, suggestion), done)
 
@@ -840,8 +934,11 @@ class MemtuiApp(App[None]):
         from memtui.tui.review import ReviewScreen
 
         if self.load_error:
-            self.notify(f"{self.load_error}\nFix that and reload (ctrl+p → store: Reload) to review.",
-                        severity="error", timeout=10)
+            self.notify(
+                f"{self.load_error}\nFix that and reload (ctrl+p → store: Reload) to review.",
+                severity="error",
+                timeout=10,
+            )
             return
         if self.ws is None or not self.ws.analysed:
             self.notify("Still analysing the store; try again in a moment", severity="warning")
@@ -872,7 +969,11 @@ class MemtuiApp(App[None]):
             ("memory: Edit", self.action_edit, "Edit the selected memory here"),
             ("memory: Edit in $EDITOR", self.action_edit_external, "Edit the selected memory in your editor"),
             ("memory: Verify", self.action_verify, "Stamp last_verified: still true"),
-            ("memory: Fix relative date", self.action_fix_date, "Replace 'tomorrow' with the date it meant (asks first)"),
+            (
+                "memory: Fix relative date",
+                self.action_fix_date,
+                "Replace 'tomorrow' with the date it meant (asks first)",
+            ),
             ("store: Undo last decision", self.action_undo, "Revert the newest memtui commit"),
             ("store: Reload", self.action_reload, "Read the store from disk again"),
             ("store: Put under git", self.action_init_store, "memtui init: a repository for this store"),
@@ -884,8 +985,6 @@ class MemtuiApp(App[None]):
             ("view: Previous finding", lambda: self.action_next_finding(-1), "The previous memory with a finding"),
             ("view: Help", self.action_help, "The keys"),
         ]
-
-
 
 
 def archive_reason(ws: Workspace, memory: Memory) -> tuple[str, str | None]:
@@ -918,8 +1017,11 @@ def _count_text(cards: list[Card]) -> str:
 
 def _describe(exc: BaseException) -> str:
     text = str(exc).strip() or "(no message)"
-    return text if isinstance(exc, (OSError, ValueError)) or type(exc).__module__.startswith("memtui") \
+    return (
+        text
+        if isinstance(exc, (OSError, ValueError)) or type(exc).__module__.startswith("memtui")
         else f"{type(exc).__name__}: {text}"
+    )
 
 
 def _fields(memory: Memory, ws: Workspace) -> Content:
@@ -977,7 +1079,7 @@ def _sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
 def _short(path: Path) -> str:
     home = str(Path.home())
     text = str(path)
-    return "~" + text[len(home):] if text.startswith(home + os.sep) else text
+    return "~" + text[len(home) :] if text.startswith(home + os.sep) else text
 
 
 def _user_theme_dir() -> Path:

@@ -65,8 +65,12 @@ def run(label: str, operation: Operation, *, allow_secret: bool = False) -> Outc
     except OSError as exc:
         return Outcome(label, "failed", f"{exc}; check the folder's permissions and free space, then try again")
     except Exception as exc:  # an unexpected bug must reach the screen, not die in a worker
-        return Outcome(label, "failed", f"{type(exc).__name__}: {exc} — nothing was committed by this step; "
-                                        "reload (ctrl+p, store: Reload) and try again, or run `memtui check` for details")
+        return Outcome(
+            label,
+            "failed",
+            f"{type(exc).__name__}: {exc} — nothing was committed by this step; "
+            "reload (ctrl+p, store: Reload) and try again, or run `memtui check` for details",
+        )
     if result.commit is None:
         return Outcome(label, "unchanged", result.summary, result=result)
     return Outcome(label, "committed", result.summary, commit=result.commit, result=result)
@@ -81,8 +85,10 @@ def undo_own(store: Path, commit: str, *, today: dt.date | None = None) -> ops.O
     newest = next((e for e in events if e.action in ops.UNDOABLE and e.commit not in undone), None)
     if newest is None or newest.commit != commit:
         what = f"{newest.action} of {newest.memory} ({newest.commit[:8]})" if newest else "nothing"
-        raise ops.OpError(f"the newest decision in this store is not from this review ({what}); "
-                          "undo it from the main screen (u) first if you mean to")
+        raise ops.OpError(
+            f"the newest decision in this store is not from this review ({what}); "
+            "undo it from the main screen (u) first if you mean to"
+        )
     return ops.undo(store, today=today)
 
 

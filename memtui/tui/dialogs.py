@@ -129,7 +129,9 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(plain(f"Merge {len(self._memories)} memories  (ctrl+s merge · esc cancel)"), classes="dialog-title")
+            yield Label(
+                plain(f"Merge {len(self._memories)} memories  (ctrl+s merge · esc cancel)"), classes="dialog-title"
+            )
             with Horizontal(id="merge-sources"):
                 for m in self._memories:
                     with VerticalScroll(classes="merge-source"):
@@ -140,8 +142,11 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
                 yield Input(self._into, id="into")
                 yield Label(" why ")
                 others = [m.path for m in self._memories if m.path != self._into]
-                yield Input(f"duplicates of {self._into}" if others else "", id="merge-reason",
-                            placeholder="reason (history will say this)")
+                yield Input(
+                    f"duplicates of {self._into}" if others else "",
+                    id="merge-reason",
+                    placeholder="reason (history will say this)",
+                )
             yield TextArea(self._generated, id="merged", soft_wrap=True, tab_behavior="indent")
 
     def on_mount(self) -> None:
@@ -245,7 +250,8 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         self.dismiss(None)
 
 
-HELP = """\
+HELP = (
+    """\
 memtui — curate an agent's long-term memory. Every decision is a git commit.
 
  1-4        focus User / Feedback / Project / Reference     5  other (untyped, malformed)
@@ -261,7 +267,10 @@ memtui — curate an agent's long-term memory. Every decision is a git commit.
  ?          this help                  q  quit
 
 Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)
-Flags:  """ + LEGEND + "\n"
+Flags:  """
+    + LEGEND
+    + "\n"
+)
 
 
 class HelpScreen(ModalScreen[None]):
@@ -349,14 +358,20 @@ class WelcomeScreen(ModalScreen[str | None]):
             "is a git commit you can undo.",
         ]
         if self.error:
-            parts.append(f"memtui could not open {self.path}:\n  {self.error}\n\nStart it with a project's memory "
-                         "folder, for example:\n  memtui ~/.claude/projects/-home-me-myapp/memory")
+            parts.append(
+                f"memtui could not open {self.path}:\n  {self.error}\n\nStart it with a project's memory "
+                "folder, for example:\n  memtui ~/.claude/projects/-home-me-myapp/memory"
+            )
         elif self.empty:
-            parts.append(f"{self.path} holds no memory files yet. Claude Code writes them there as it learns about "
-                         "you and the project; memtui watches the folder and shows them as they arrive.")
+            parts.append(
+                f"{self.path} holds no memory files yet. Claude Code writes them there as it learns about "
+                "you and the project; memtui watches the folder and shows them as they arrive."
+            )
         if not self.error and not self.in_git:
-            parts.append("This folder is not in git yet, so decisions cannot be recorded or undone. Press i to "
-                         "create a repository that versions only the store and its archive.")
+            parts.append(
+                "This folder is not in git yet, so decisions cannot be recorded or undone. Press i to "
+                "create a repository that versions only the store and its archive."
+            )
         parts.append("To look around first: memtui --demo opens a demo store with real-looking findings.")
         return "\n\n".join(parts)
 

@@ -45,11 +45,19 @@ class HistoryDetail(ModalScreen[None]):
                 yield Static(Content.styled("The memory as it was:", "bold"))
                 yield Static(render.plain(self.before or "(not a file change)"))
                 yield Static(Content.styled("\nThe commit:", "bold"))
-                yield Static(Content("\n").join(
-                    render.styled(line, "badge-fresh" if line.startswith("+") else
-                                  "badge-expired" if line.startswith("-") else "badge-unknown")
-                    for line in self.diff.splitlines()
-                ))
+                yield Static(
+                    Content("\n").join(
+                        render.styled(
+                            line,
+                            "badge-fresh"
+                            if line.startswith("+")
+                            else "badge-expired"
+                            if line.startswith("-")
+                            else "badge-unknown",
+                        )
+                        for line in self.diff.splitlines()
+                    )
+                )
 
     def action_close(self) -> None:
         """Back to the list."""
@@ -108,7 +116,11 @@ class HistoryScreen(Screen[None]):
         events = revoked_only(self.events) if self.revoked else self.events
         if self.filter_text:
             needle = self.filter_text.casefold()
-            events = [e for e in events if needle in f"{e.action} {e.memory} {e.reason} {e.superseded_by} {e.author}".casefold()]
+            events = [
+                e
+                for e in events
+                if needle in f"{e.action} {e.memory} {e.reason} {e.superseded_by} {e.author}".casefold()
+            ]
         return events
 
     def refresh_table(self) -> None:
@@ -121,27 +133,38 @@ class HistoryScreen(Screen[None]):
         w = dict(COLUMNS)
         for i, e in enumerate(shown):
             action = "archive (duplicate)" if is_duplicate_archive(e) else e.action
-            colour = "flag-contradiction" if e.action in ("archive", "merge") and action == e.action else "badge-unknown"
+            colour = (
+                "flag-contradiction" if e.action in ("archive", "merge") and action == e.action else "badge-unknown"
+            )
             reason = e.reason
             if e.action == "undo":
                 reverted = [by_commit.get(sha) for sha in e.trailers.get("Memtui-Reverts", [])]
                 reason = "reverted " + ", ".join(
-                    f"{r.action} of {_short(r.memory)} ({r.commit[:8]})" if r else "an older decision" for r in reverted)
+                    f"{r.action} of {_short(r.memory)} ({r.commit[:8]})" if r else "an older decision" for r in reverted
+                )
             if e.commit in undone:
-                action_cell = Content.assemble(render.styled(cut(action, w["action"] - 9), "badge-unknown").stylize("strike"),
-                                               render.styled(" (undone)", "badge-unknown"))
+                action_cell = Content.assemble(
+                    render.styled(cut(action, w["action"] - 9), "badge-unknown").stylize("strike"),
+                    render.styled(" (undone)", "badge-unknown"),
+                )
             else:
                 action_cell = render.styled(cut(action, w["action"]), colour)
             table.add_row(
-                Content(e.date[:10]), action_cell,
-                render.plain(cut(_short(e.memory), w["memory"])), render.plain(cut(reason, w["reason"])),
+                Content(e.date[:10]),
+                action_cell,
+                render.plain(cut(_short(e.memory), w["memory"])),
+                render.plain(cut(reason, w["reason"])),
                 render.plain(cut(_short(e.superseded_by), w["replaced by"])),
-                render.plain(cut(e.author, w["author"])), key=str(i),
+                render.plain(cut(e.author, w["author"])),
+                key=str(i),
             )
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
         self.query_one("#history-header", Static).update(
-            render.plain(f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens"))
+            render.plain(
+                f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens"
+            )
+        )
 
     def action_toggle_revoked(self) -> None:
         """Show only retired rules, or everything."""

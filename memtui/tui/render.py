@@ -15,8 +15,10 @@ _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
 LINT = {"schema", "archived-but-loaded", "unindexed", "broken-link", "duplicate-entry"}
 """Finding kinds the `L` flag stands for. Stale and expired show in the badge; a relative date has its own `T`."""
-LEGEND = ("C contradiction · D duplicate · $ secret · ! malformed (read-only) · T relative date (f fixes it) · "
-          "L lint (front matter, index, links)")
+LEGEND = (
+    "C contradiction · D duplicate · $ secret · ! malformed (read-only) · T relative date (f fixes it) · "
+    "L lint (front matter, index, links)"
+)
 
 
 def clean(text: str) -> str:
@@ -51,7 +53,9 @@ def flags(kinds: set[str] | frozenset[str]) -> Content:
 def _flags(kinds: frozenset[str]) -> Content:
     parts: list[Content] = []
     for kind, letter in (("contradiction", "C"), ("duplicate", "D"), ("secret", "$"), ("malformed", "!")):
-        parts.append(styled(letter, f"flag-{'lint' if kind == 'malformed' else kind}") if kind in kinds else Content(" "))
+        parts.append(
+            styled(letter, f"flag-{'lint' if kind == 'malformed' else kind}") if kind in kinds else Content(" ")
+        )
     parts.append(styled("T", "badge-aging") if "relative-date" in kinds else Content(" "))
     parts.append(styled("L", "flag-lint") if kinds & LINT else Content(" "))
     return Content("").join(parts)

@@ -152,8 +152,13 @@ class ReviewScreen(Screen[None]):
         self.show_card()
         self._read_context()
 
-    @work(thread=True, exclusive=True, group="review-context", exit_on_error=False,
-          description="Reading the agent's sessions")
+    @work(
+        thread=True,
+        exclusive=True,
+        group="review-context",
+        exit_on_error=False,
+        description="Reading the agent's sessions",
+    )
     def _read_context(self) -> None:
         """Who wrote what (the hook's session trailers) and whether the hook is installed: git and a settings
         file, so off the event loop."""
@@ -210,8 +215,12 @@ class ReviewScreen(Screen[None]):
         explain = self.query_one("#card-explain", Static)
         refusal = self.query_one("#card-refusal", Static)
         refusal.display = bool(self.refusal or self.pending)
-        refusal.update(render.styled(f"{self.pending}…" if self.pending else f"Refused: {self.refusal}",
-                                     "badge-unknown" if self.pending else "flag-contradiction"))
+        refusal.update(
+            render.styled(
+                f"{self.pending}…" if self.pending else f"Refused: {self.refusal}",
+                "badge-unknown" if self.pending else "flag-contradiction",
+            )
+        )
         if card is None:
             sides.display = single.display = False
             summary.display = True
@@ -221,13 +230,16 @@ class ReviewScreen(Screen[None]):
             return
         summary.display = False
         findings = finding_count(self.cards)
-        header.update(Content.assemble(
-            Content(f"Review · {self.index + 1} / {len(self.cards)} · "),
-            render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
-            Content(" · "), render.plain(card.title),
-            Content(f"   ({findings} findings, {len(self.cards) - findings} new writes) · "),
-            self._hook_text(),
-        ))
+        header.update(
+            Content.assemble(
+                Content(f"Review · {self.index + 1} / {len(self.cards)} · "),
+                render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
+                Content(" · "),
+                render.plain(card.title),
+                Content(f"   ({findings} findings, {len(self.cards) - findings} new writes) · "),
+                self._hook_text(),
+            )
+        )
         explain.update(render.plain(card.explanation + (self._written_by(card) if card.kind == "new" else "")))
         raw_shared = card.details.get("shared", []) if card.details else []
         shared = [str(s) for s in raw_shared] if isinstance(raw_shared, list | tuple) else []
@@ -241,8 +253,14 @@ class ReviewScreen(Screen[None]):
             sides.display, single.display = False, True
             if card.kind == "new" and card.diff:
                 text = Content("\n").join(
-                    render.styled(line, "badge-fresh" if line.startswith("+") else
-                                  "badge-expired" if line.startswith("-") else "badge-unknown")
+                    render.styled(
+                        line,
+                        "badge-fresh"
+                        if line.startswith("+")
+                        else "badge-expired"
+                        if line.startswith("-")
+                        else "badge-unknown",
+                    )
                     for line in card.diff.splitlines()
                 )
             else:
@@ -304,7 +322,7 @@ class ReviewScreen(Screen[None]):
         self.ws = ws
         queue = self.host.cards
         kept: list[Card] = self.cards[: self.index]
-        for card in self.cards[self.index:]:
+        for card in self.cards[self.index :]:
             fresh = current_card(card, queue)
             if fresh is not None:
                 kept.append(fresh)
@@ -338,10 +356,10 @@ class ReviewScreen(Screen[None]):
             self.refusal = outcome.message
             self.show_card()
             return
-        later = self.cards[self.index + 1:]
+        later = self.cards[self.index + 1 :]
         self.index += 1
         self._follow_store()
-        remaining = {(c.kind, frozenset(c.paths)) for c in self.cards[self.index:]}
+        remaining = {(c.kind, frozenset(c.paths)) for c in self.cards[self.index :]}
         pruned = tuple(c for c in later if (c.kind, frozenset(c.paths)) not in remaining)
         decision = Decision(card, action, outcome.commit, pruned)
         (self.decisions if outcome.committed else self.looked).append(decision)
@@ -362,8 +380,10 @@ class ReviewScreen(Screen[None]):
         assert card is not None
         older, newer = self.memory(card.paths[0]), self.memory(card.paths[1])
         if older is None or newer is None:
-            self.notify("One of these memories is gone from the store (reload with ctrl+r on the main screen)",
-                        severity="warning")
+            self.notify(
+                "One of these memories is gone from the store (reload with ctrl+r on the main screen)",
+                severity="warning",
+            )
             return None
         return card, older, newer
 
@@ -372,17 +392,31 @@ class ReviewScreen(Screen[None]):
             prefix = DUPLICATE_PREFIX if card.kind == "duplicate" else "superseded by "
             default = f"{prefix}{successor.title}"
         else:
-            default = {"expired": "expired", "stale": "stale: no longer true",
-                       "archived-but-loaded": "already archived; moved out of the folder the agent loads",
-                       "secret": "holds a secret; out of what the agent loads",
-                       "malformed": "unreadable front matter", "new": "not worth keeping"}.get(card.kind, "no longer needed")
+            default = {
+                "expired": "expired",
+                "stale": "stale: no longer true",
+                "archived-but-loaded": "already archived; moved out of the folder the agent loads",
+                "secret": "holds a secret; out of what the agent loads",
+                "malformed": "unreadable front matter",
+                "new": "not worth keeping",
+            }.get(card.kind, "no longer needed")
         store, expected, succ = self.store_path, target.content_hash, successor.path if successor else None
         action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
 
         def done(reason: str | None) -> None:
             if reason:
-                self._ask("Archive", action, lambda allow: ops.archive(
-                    store, target.path, reason=reason, superseded_by=succ, expected_hash=expected, allow_secret=allow))
+                self._ask(
+                    "Archive",
+                    action,
+                    lambda allow: ops.archive(
+                        store,
+                        target.path,
+                        reason=reason,
+                        superseded_by=succ,
+                        expected_hash=expected,
+                        allow_secret=allow,
+                    ),
+                )
 
         self.app.push_screen(ArchiveDialog(target.title, default), done)
 
@@ -397,8 +431,9 @@ class ReviewScreen(Screen[None]):
             return
         m = self.memory(card.paths[0]) if card.paths else None
         if m is None:
-            self.notify("No memory on this card to archive (it is gone, or the card is about MEMORY.md)",
-                        severity="warning")
+            self.notify(
+                "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
+            )
             return
         self._archive(m, None, card)
 
@@ -419,9 +454,19 @@ class ReviewScreen(Screen[None]):
 
         def done(request: MergeRequest | None) -> None:
             if request is not None:
-                self._ask("Merge", "merged", lambda allow: ops.merge(
-                    store, paths, into=request.into, text=request.text, reason=request.reason,
-                    expected_hashes=hashes, allow_secret=allow))
+                self._ask(
+                    "Merge",
+                    "merged",
+                    lambda allow: ops.merge(
+                        store,
+                        paths,
+                        into=request.into,
+                        text=request.text,
+                        reason=request.reason,
+                        expected_hashes=hashes,
+                        allow_secret=allow,
+                    ),
+                )
 
         self.app.push_screen(MergeDialog([older, newer], newer.path), done)
 
@@ -439,8 +484,11 @@ class ReviewScreen(Screen[None]):
         def done(text: str | None) -> None:
             if text is not None and text != m.text:
                 new = keep_final_newline(m.text, text)
-                self._ask("Edit", "edited", lambda allow: ops.edit(store, m.path, new, expected_hash=expected,
-                                                                    allow_secret=allow))
+                self._ask(
+                    "Edit",
+                    "edited",
+                    lambda allow: ops.edit(store, m.path, new, expected_hash=expected, allow_secret=allow),
+                )
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
 
@@ -460,7 +508,9 @@ class ReviewScreen(Screen[None]):
             self.show_card()
             return
         store, expected = self.store_path, m.content_hash
-        self._ask("Verify", "verified", lambda allow: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow))
+        self._ask(
+            "Verify", "verified", lambda allow: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow)
+        )
 
     def action_fix_date(self) -> None:
         """Show the relative date and the date it meant; write it when the person agrees."""
@@ -478,8 +528,13 @@ class ReviewScreen(Screen[None]):
 
         def done(date: dt.date | None) -> None:
             if date is not None:
-                self._ask("Fix date", "date fixed", lambda allow: ops.fix_date(
-                    store, m.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow))
+                self._ask(
+                    "Fix date",
+                    "date fixed",
+                    lambda allow: ops.fix_date(
+                        store, m.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow
+                    ),
+                )
 
         self.app.push_screen(FixDateDialog(m.title, phrase, context, suggestion), done)
 
@@ -525,7 +580,7 @@ class ReviewScreen(Screen[None]):
             if last.card not in self.cards:
                 self.cards.insert(at, last.card)
             back = [c for c in last.pruned if c not in self.cards]
-            self.cards[at + 1:at + 1] = back
+            self.cards[at + 1 : at + 1] = back
             self.index = at
             self.show_card()
 

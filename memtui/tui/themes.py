@@ -14,8 +14,19 @@ _PACKAGE = Path(__file__).resolve().parent.parent
 # editable install reads the one copy at the repository's top level.
 BUILTIN_DIR = _PACKAGE / "themes" if (_PACKAGE / "themes").is_dir() else _PACKAGE.parent / "themes"
 DEFAULT_THEME = "memtui-dark"
-_COLOR_FIELDS = ("primary", "secondary", "warning", "error", "success", "accent", "foreground", "background",
-                 "surface", "panel", "boost")
+_COLOR_FIELDS = (
+    "primary",
+    "secondary",
+    "warning",
+    "error",
+    "success",
+    "accent",
+    "foreground",
+    "background",
+    "surface",
+    "panel",
+    "boost",
+)
 
 
 class ThemeFileError(ValueError):

@@ -26,8 +26,9 @@ class MemoryPane(DataTable[Content]):
     ]
 
     def __init__(self, group: str, label: str, digit: str) -> None:
-        super().__init__(cursor_type="row", show_header=False, zebra_stripes=False, id=f"pane-{group}",
-                         classes="memory-pane")
+        super().__init__(
+            cursor_type="row", show_header=False, zebra_stripes=False, id=f"pane-{group}", classes="memory-pane"
+        )
         self.group = group
         self.label = label
         self.digit = digit
@@ -63,7 +64,9 @@ class MemoryPane(DataTable[Content]):
     BATCH_ROWS = 400
     """Rows added per frame after the first paint, so a key press never waits behind a big fill."""
 
-    def _add_rest(self, rows: list[tuple[str, tuple[Content, Content, Content]]], keep: str | None, generation: int) -> None:
+    def _add_rest(
+        self, rows: list[tuple[str, tuple[Content, Content, Content]]], keep: str | None, generation: int
+    ) -> None:
         if generation != self._generation:
             return  # a newer fill replaced these rows
         for key, cells in rows[: self.BATCH_ROWS]:
