@@ -156,9 +156,17 @@ def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
 
 
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:
-    """(store path, diff) of memory files the agent changed since a commit, including uncommitted writes."""
-    specs = repo.owned_paths()
-    names = repo.repo.git.diff("--name-only", commit, "--", *specs).splitlines()
+    """(store path, diff) of memory files the agent changed since a commit, including uncommitted writes.
+
+    Only the agent's writes count: files named by `Memtui-Actor: agent` commits after `commit`, and files changed
+    on disk and not yet committed. A person's own decisions (verify, archive, merge…) are not the agent's news.
+    """
+    names: list[str] = []
+    for event in repo.history():
+        if event.commit == commit:
+            break
+        if event.action == "agent-write":
+            names += event.memories
     names += repo.changed_paths()
     out = []
     seen = set()

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, memory
+from conftest import git, init_repo, memory, write_files
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, TextArea
 
@@ -559,3 +559,36 @@ async def test_new_write_cards_name_the_session_and_the_header_shows_the_hook(
         screen = await open_review(app, pilot)
         await settle(app, pilot)
         assert "hook: installed" in str(screen.query_one("#card-header").render())
+
+
+def test_a_persons_own_decision_is_not_news_from_the_agent(tmp_path: Path) -> None:
+    """Since the last review, only the agent's writes become "new" cards — never a verify the person made."""
+    from memtui import ops
+    from memtui.analysis.check import check_store
+    from memtui.audit.repo import try_open_repo
+    from memtui.core.store import load_store
+    from memtui.review import build_queue
+
+    top = tmp_path / "p"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/b.md": memory("b"),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    ops.finish_review(store, "weekly review")
+    ops.verify(store, "a.md")
+    (store / "b.md").write_text(memory("b", body="The agent learned something new."), encoding="utf-8")
+
+    def new_cards() -> list[str]:
+        layout_store = load_store(store)
+        queue = build_queue(check_store(layout_store, dt.date.today()), try_open_repo(layout_store.layout))
+        return sorted(c.paths[0] for c in queue if c.kind == "new")
+
+    assert new_cards() == ["b.md"]  # uncommitted agent write
+    ops.verify(store, "a.md")  # records the agent's write first, then the person's verify
+    assert new_cards() == ["b.md"]
