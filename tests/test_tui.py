@@ -415,3 +415,15 @@ async def test_n_and_shift_n_jump_between_memories_with_findings(demo: Path) -> 
         await pilot.press("N")
         await pilot.pause()
         assert app.selected().path == visited[-1]  # type: ignore[union-attr]
+
+
+async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        for name in ("reference_linear.md", "user_editor.md"):
+            await select(app, pilot, name)
+            await pilot.press("v")
+            await settle(app, pilot)
+        said = [n.message for n in app._notifications if "holds a secret" in n.message]
+        assert len(said) == 1, said

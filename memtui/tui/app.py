@@ -159,6 +159,7 @@ class MemtuiApp(App[None]):
         self.editor_runner = editor_runner or self._run_editor_suspended
         self.watch_interval = watch_interval
         self._signature: tuple[tuple[str, int, int], ...] = ()
+        self._notes_said: set[str] = set()
         self._focused_group = "feedback"
         self._theme_errors: list[str] = []
         self._welcomed = False
@@ -718,7 +719,10 @@ class MemtuiApp(App[None]):
         elif outcome.status == "failed":
             self.notify(outcome.message, title=f"{outcome.label} failed", severity="error", timeout=15)
         else:
-            notes = outcome.result.notes if outcome.result else ()
+            # A standing note (e.g. an agent file withheld for a secret) is said once per session, not after every
+            # decision: repeated on each one, people stop reading it.
+            notes = [n for n in (outcome.result.notes if outcome.result else ()) if n not in self._notes_said]
+            self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
 
     def _tell_screens(self) -> None:
