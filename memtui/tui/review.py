@@ -229,14 +229,15 @@ class ReviewScreen(Screen[None]):
             self.query_one("#summary-text", Static).update(self._summary())
             return
         summary.display = False
-        findings = finding_count(self.cards)
+        left = self.cards[self.index :]  # what is still to decide: the counts move as cards are decided
+        findings = finding_count(left)
         header.update(
             Content.assemble(
                 Content(f"Review · {self.index + 1} / {len(self.cards)} · "),
                 render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
                 Content(" · "),
                 render.plain(card.title),
-                Content(f"   ({findings} findings, {len(self.cards) - findings} new writes) · "),
+                Content(f"   ({findings} findings, {len(left) - findings} new writes left) · "),
                 self._hook_text(),
             )
         )
