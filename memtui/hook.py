@@ -277,8 +277,8 @@ def memtui_repository(store_path: Path) -> bool:
 
     layout = detect_layout(store_path)
     if not any((folder / ".git").exists() for folder in (layout.root, *layout.root.parents)):
-        return False  # no repository at all: spare the import of GitPython
-    from memtui.audit.repo import try_open_repo
+        return False  # no repository at all: spare starting git
+    from memtui.audit.repo import NotInGit, try_open_repo
 
     repo = try_open_repo(layout)
     if repo is None:
@@ -288,10 +288,9 @@ def memtui_repository(store_path: Path) -> bool:
     if top == own.resolve():
         return True
     try:
-        value = repo.repo.git.config("--get", "--type=bool", RECORD_CONFIG)
-    except Exception:  # noqa: BLE001 - unset config makes git exit 1
+        return repo.config_flag(RECORD_CONFIG)
+    except NotInGit:  # git missing or timed out: the hook records nothing rather than fail
         return False
-    return bool(value.strip() == "true")
 
 
 def record(write: MemoryWrite) -> str | None:
@@ -347,8 +346,8 @@ def _record_quietly(write: MemoryWrite) -> None:
 def record_detached(write: MemoryWrite) -> None:
     """Record the write in a detached process, so the agent's answer never waits for git.
 
-    Claude Code waits for the hook process to exit; committing (GitPython's import alone is a third of a
-    second) would put the answer over its budget. `MEMTUI_HOOK_SYNC=1`, or a system without fork, records
+    Claude Code waits for the hook process to exit; committing (a dozen git processes, the lock, the secret
+    scan) would put the answer over its budget. `MEMTUI_HOOK_SYNC=1`, or a system without fork, records
     inline instead.
     """
     if os.environ.get("MEMTUI_HOOK_SYNC") == "1" or not hasattr(os, "fork"):

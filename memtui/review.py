@@ -176,7 +176,7 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
             continue
         seen.add(name)
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
-        diff = repo.repo.git.diff(commit, "--", name) or _untracked_diff(repo.work_tree / name)
+        diff = repo.diff_since(commit, name) or _untracked_diff(repo.work_tree / name)
         out.append((rel, diff))
     return out
 

@@ -265,28 +265,6 @@ class FileState:
     mode: str = "100644"
 
 
-class _GitShim:
-    """`repo.repo.git.<command>(*args)` for callers written against GitPython: runs `git <command>`, returns text."""
-
-    def __init__(self, owner: StoreRepo) -> None:
-        self._owner = owner
-
-    def __getattr__(self, name: str):  # type: ignore[no-untyped-def]
-        def call(*args: str) -> str:
-            return _text(self._owner.git(name.replace("_", "-"), *args).stdout).rstrip("\n")
-
-        return call
-
-
-class _RepoShim:
-    """The few attributes of a GitPython `Repo` other modules read."""
-
-    def __init__(self, owner: StoreRepo) -> None:
-        self.git = _GitShim(owner)
-        self.git_dir = str(owner.git_dir)
-        self.working_tree_dir = str(owner.work_tree)
-
-
 @dataclass
 class StoreRepo:
     """A store and the git work tree it lives in."""
@@ -353,10 +331,10 @@ class StoreRepo:
         """A git command's stdout as text."""
         return _text(self.git(*args).stdout)
 
-    @property
-    def repo(self) -> _RepoShim:
-        """Compatibility for code written against GitPython (`repo.repo.git.diff(...)`, `repo.repo.git_dir`)."""
-        return _RepoShim(self)
+    def config_flag(self, name: str) -> bool:
+        """Whether a boolean git setting (`memtui.recordAgentWrites`) is true here; unset or invalid is False."""
+        proc = self.git("config", "--get", "--type=bool", name, check=False)
+        return proc.returncode == 0 and _text(proc.stdout).strip() == "true"
 
     def rel(self, path: Path) -> str:
         """A path relative to the work tree, as git and the trailers write it."""
@@ -701,6 +679,10 @@ class StoreRepo:
         if not paths:
             return []
         return self.out("log", "--format=%H", f"{since}..HEAD", "--", *paths).split()
+
+    def diff_since(self, commit: str, path: str) -> str:
+        """The change to one work-tree file from `commit` to what is on disk now ("" if none, or untracked)."""
+        return self.out("diff", "--no-color", "--no-ext-diff", commit, "--", path).rstrip("\n")
 
     def diff(self, commit: str) -> str:
         """The patch a commit made."""

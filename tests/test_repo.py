@@ -1,0 +1,48 @@
+"""StoreRepo's named git questions (no GitPython-shaped shim), on real repositories in temp folders."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from conftest import git, init_repo, memory, write_files
+
+from memtui.audit.repo import StoreRepo, open_repo
+from memtui.core.store import detect_layout
+
+
+def _repo(tmp_path: Path) -> tuple[StoreRepo, Path]:
+    top = tmp_path / "project"
+    write_files(top, {"memory/feedback_a.md": memory("a"), "memory/MEMORY.md": "- [a](feedback_a.md) — a\n"})
+    init_repo(top)
+    return open_repo(detect_layout(top / "memory")), top
+
+
+def test_there_is_no_gitpython_shaped_shim_left(tmp_path: Path) -> None:
+    repo, _ = _repo(tmp_path)
+    assert not hasattr(repo, "repo")
+
+
+def test_diff_since_shows_a_files_change_from_a_commit_to_the_disk(tmp_path: Path) -> None:
+    repo, top = _repo(tmp_path)
+    base = git(top, "rev-parse", "HEAD").strip()
+    path = top / "memory" / "feedback_a.md"
+    path.write_text(memory("a", body="A new rule."), encoding="utf-8")
+
+    diff = repo.diff_since(base, "memory/feedback_a.md")
+
+    assert "+A new rule." in diff
+    assert not diff.endswith("\n")
+    assert repo.diff_since(base, "memory/MEMORY.md") == ""
+    (top / "memory" / "feedback_new.md").write_text("new\n", encoding="utf-8")
+    assert repo.diff_since(base, "memory/feedback_new.md") == ""  # untracked: the caller shows the file itself
+
+
+def test_config_flag_is_true_only_when_git_says_true(tmp_path: Path) -> None:
+    repo, top = _repo(tmp_path)
+    assert repo.config_flag("memtui.recordAgentWrites") is False
+    git(top, "config", "memtui.recordAgentWrites", "yes")
+    assert repo.config_flag("memtui.recordAgentWrites") is True
+    git(top, "config", "memtui.recordAgentWrites", "off")
+    assert repo.config_flag("memtui.recordAgentWrites") is False
+    git(top, "config", "memtui.recordAgentWrites", "banana")
+    assert repo.config_flag("memtui.recordAgentWrites") is False
