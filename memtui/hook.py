@@ -26,14 +26,27 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from memtui.core.model import Finding
+from memtui.core.model import Finding, FindingKind
 
 MAX_INPUT = 16 * 1024 * 1024
 """Bytes read from stdin at most; a larger payload is not a memory write memtui can check in time."""
 TOOLS = frozenset({"Write", "Edit", "MultiEdit"})
-FILE_KINDS = ("secret", "malformed", "contradiction", "duplicate", "relative-date", "schema")
+FILE_KINDS = (
+    FindingKind.SECRET,
+    FindingKind.MALFORMED,
+    FindingKind.CONTRADICTION,
+    FindingKind.DUPLICATE,
+    FindingKind.RELATIVE_DATE,
+    FindingKind.SCHEMA,
+)
 """Finding kinds reported for a topic file, most urgent first."""
-INDEX_KINDS = ("index-over-cap", "malformed", "secret", "broken-link", "duplicate-entry")
+INDEX_KINDS = (
+    FindingKind.INDEX_OVER_CAP,
+    FindingKind.MALFORMED,
+    FindingKind.SECRET,
+    FindingKind.BROKEN_LINK,
+    FindingKind.DUPLICATE_ENTRY,
+)
 """Finding kinds reported when MEMORY.md itself was written."""
 MAX_REPORTED = 6
 MAX_CONTEXT = 6000
@@ -139,22 +152,22 @@ def check_written(store_path: Path, file: Path, today: dt.date | None = None) ->
         kept = [
             f
             for f in report.findings
-            if f.kind in kinds and (f.kind not in ("malformed", "secret") or "MEMORY.md" in f.paths)
+            if f.kind in kinds and (f.kind not in (FindingKind.MALFORMED, FindingKind.SECRET) or "MEMORY.md" in f.paths)
         ]
     else:
         kept = [f for f in report.findings if f.kind in kinds and rel in f.paths]
     kept.sort(key=lambda f: (kinds.index(f.kind), f.paths))
-    seen: set[tuple[str, tuple[str, ...], str]] = set()
+    seen: set[tuple[FindingKind, tuple[str, ...], str]] = set()
     unique = []
     for f in kept:  # a relative date in both description and body is one thing to fix
-        key = (f.kind, f.paths, f.cue if f.kind in ("relative-date", "schema") else f.message)
+        key = (f.kind, f.paths, f.cue if f.kind in (FindingKind.RELATIVE_DATE, FindingKind.SCHEMA) else f.message)
         if key not in seen:
             seen.add(key)
             unique.append(f)
     kept = unique
     quotes: dict[str, str] = {}
     for f in kept:
-        if f.kind in ("contradiction", "duplicate"):
+        if f.kind in (FindingKind.CONTRADICTION, FindingKind.DUPLICATE):
             shared = [str(s).lower() for s in f.details.get("shared", [])]
             for path in f.paths:
                 memory = store.get(path)
@@ -199,13 +212,13 @@ def render(report: HookReport) -> dict[str, Any] | None:
     summaries: list[str] = []
     shown = report.findings[:MAX_REPORTED]
     for f in shown:
-        if f.kind in ("contradiction", "duplicate"):
+        if f.kind in (FindingKind.CONTRADICTION, FindingKind.DUPLICATE):
             other = next((p for p in f.paths if p != me), me)
             older = str(f.details.get("older", f.paths[0]))
             newer = str(f.details.get("newer", f.paths[-1]))
             quote_me = report.quotes.get(me, "")
             quote_other = report.quotes.get(other, "")
-            if f.kind == "contradiction":
+            if f.kind == FindingKind.CONTRADICTION:
                 summaries.append(f"{me} may contradict {other}")
                 lines.append(
                     f"- {me} may contradict {other}: {_clip(f.cue or f.message, 300)}.\n"
@@ -222,25 +235,25 @@ def render(report: HookReport) -> dict[str, Any] | None:
                     f"  Merge them: {_cmd('memtui', 'merge', store, older, newer, '--into', Path(newer).stem)}"
                     f" — or fold the new detail into {other} and delete {me}."
                 )
-        elif f.kind == "secret":
+        elif f.kind == FindingKind.SECRET:
             summaries.append(f"{_where(f)} looks like it holds a secret")
             lines.append(
                 f"- {_clip(f.message, 300)}. Edit your new memory: remove the secret (memory is plain text "
                 "on disk; memtui will not commit it)."
             )
-        elif f.kind == "relative-date":
+        elif f.kind == FindingKind.RELATIVE_DATE:
             phrase = str(f.details.get("phrase") or f.cue)
             suggestion = f.details.get("suggestion")
             summaries.append(f'{me} uses the relative date "{phrase}"')
             fix = f'replace "{phrase}" with {suggestion}' if suggestion else f'replace "{phrase}" with an absolute date'
             lines.append(f'- {me}: relative date "{phrase}" goes wrong as time passes. Edit your new memory: {fix}.')
-        elif f.kind == "index-over-cap":
+        elif f.kind == FindingKind.INDEX_OVER_CAP:
             summaries.append("MEMORY.md is over Claude Code's load limit")
             lines.append(
                 f"- {_clip(f.message, 300)}. Shorten MEMORY.md: one line per entry under ~150 characters, "
                 "detail in topic files, merge or drop stale entries."
             )
-        elif f.kind == "schema":
+        elif f.kind == FindingKind.SCHEMA:
             summaries.append(f"{me}: {f.cue}")
             lines.append(f"- {_clip(f.message, 300)}. Edit your new memory to fix it.")
         else:

@@ -11,10 +11,9 @@ import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtui.analysis import lint
-from memtui.analysis.check import SEVERITY_ORDER, FileDates, Report, check_store
+from memtui.analysis.check import FileDates, Report, check_store
 from memtui.audit.repo import Event, StoreRepo, try_open_repo
-from memtui.core.freshness import POLICY_DAYS, Freshness, assess
+from memtui.core.freshness import Freshness, assess
 from memtui.core.model import Finding, Memory
 from memtui.core.store import Store, load_store
 
@@ -106,26 +105,12 @@ def open_store(path: Path, today: dt.date | None = None, policy: dict[str, int |
 
 def analyse(ws: Workspace) -> Workspace:
     """Every finding, with git dates for files whose front matter has none; badges and the expired/stale
-    findings follow the workspace's freshness policy."""
+    findings follow the workspace's freshness policy (one pass of the check)."""
     dates = ws.repo.file_dates() if ws.repo else FileDates()
-    report = check_store(ws.store, ws.today, dates)
-    if ws.policy is not None and ws.policy != POLICY_DAYS:
-        report = _with_policy(report, dates, ws.policy)
+    report = check_store(ws.store, ws.today, dates, policy=ws.policy)
     return Workspace(
         store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report, policy=ws.policy
     )
-
-
-def _with_policy(report: Report, dates: FileDates, policy: dict[str, int | None]) -> Report:
-    """The report with badges and expired/stale findings computed under `policy` (the same dates as the check)."""
-    badges = {}
-    for m in report.store.memories:
-        fallback = dates.last.get(m.path)
-        badges[m.path] = assess(m, report.today, fallback, "git" if fallback else "mtime", policy)
-    findings = [f for f in report.findings if f.kind not in ("expired", "stale")]
-    findings += lint.freshness(report.store.memories, badges, report.today)
-    findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
-    return Report(store=report.store, today=report.today, freshness=badges, findings=tuple(findings))
 
 
 def signature(path: Path) -> tuple[tuple[str, int, int], ...]:

@@ -272,3 +272,72 @@ def test_linear_secret_patterns_still_find_every_shape_where_the_old_ones_did() 
     # and what was no secret stays none
     for text in ("xhttps://u:pw@host", "http://?" * 1000, "eyJ-" * 1000, "Fixed in https://a.example/?page=2"):
         assert scan(text) == [], text[:40]
+
+
+def test_every_finding_kind_is_a_finding_kind_and_json_keeps_the_plain_name(make_store) -> None:  # type: ignore[no-untyped-def]
+    from memtui.core.model import FindingKind
+
+    report = _check(
+        make_store,
+        {
+            "p.md": memory("p", "project", updated="2026-08-01"),
+            "e.md": memory("e", "project", updated="2026-11-29", expires_at="2026-11-15"),
+            "bad.md": b"\xff\xfe",
+            "t.md": memory("t", "project", body="Deploy freeze starts tomorrow.\n\n**Why:** x\n\n**How to apply:** y"),
+            "s.md": memory("s", "reference", body="key sk-" + "a1B2" * 8),
+        },
+        index="- [p](p.md) — p\n- [gone](gone.md) — gone\n",
+    )
+    kinds = {f.kind for f in report.findings}
+    assert {"stale", "expired", "malformed", "relative-date", "secret", "broken-link", "unindexed"} <= kinds
+    assert all(isinstance(f.kind, FindingKind) for f in report.findings)
+    for f in report.findings:
+        data = f.to_json()
+        assert type(data["kind"]) is str and data["kind"] == f.kind.value
+    assert FindingKind("relative-date") is FindingKind.RELATIVE_DATE and f"{FindingKind.STALE:7}" == "stale  "
+
+
+def test_the_persons_freshness_periods_change_what_check_store_finds(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = load_store(
+        make_store(
+            {
+                "p.md": memory("p", "project", updated="2026-11-10"),  # 20 days
+                "u.md": memory("u", "user", updated="2026-08-22"),  # 100 days
+                "r.md": memory("r", "reference", body="See https://x.example", updated="2026-07-01"),  # 152 days
+            }
+        )
+    )
+    built_in = check_store(store, TODAY)
+    assert [f.paths for f in _kinds(built_in, "stale")] == [("r.md",)]
+    assert built_in.freshness["p.md"].badge == "aging"
+
+    policy = {"user": 90, "feedback": None, "project": 14, "reference": None}
+    mine = check_store(store, TODAY, policy=policy)
+
+    assert sorted(f.paths for f in _kinds(mine, "stale")) == [("p.md",), ("u.md",)]
+    assert "period 14 days" in _kinds(mine, "stale")[0].message
+    assert {p: mine.freshness[p].badge for p in ("p.md", "u.md", "r.md")} == {
+        "p.md": "stale",
+        "u.md": "stale",
+        "r.md": "standing",
+    }
+
+
+def test_analyse_checks_the_store_once_under_the_workspaces_policy(make_store, monkeypatch) -> None:  # type: ignore[no-untyped-def]
+    from memtui.analysis import lint
+    from memtui.workspace import analyse, open_store
+
+    path = make_store({"p.md": memory("p", "project", updated="2026-11-10")}, in_git=True)
+    calls = []
+    real = lint.freshness
+
+    def counted(*args, **kwargs):  # type: ignore[no-untyped-def]
+        calls.append(1)
+        return real(*args, **kwargs)
+
+    monkeypatch.setattr(lint, "freshness", counted)
+    ws = analyse(open_store(path, TODAY, {"user": 180, "feedback": None, "project": 14, "reference": 90}))
+
+    assert len(calls) == 1
+    assert ws.report is not None and [f.paths for f in _kinds(ws.report, "stale")] == [("p.md",)]
+    assert ws.freshness["p.md"].badge == "stale" and ws.report.freshness is ws.freshness

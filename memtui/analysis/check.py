@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from memtui.analysis import lint
 from memtui.analysis.relations import MemoryText, find_relations, prepare
 from memtui.core.freshness import Freshness, assess, to_date
-from memtui.core.model import WARNING, Finding, Memory
+from memtui.core.model import WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store, gc_paused
 
 SEVERITY_ORDER = {"error": 0, "warning": 1, "info": 2}
@@ -65,7 +65,7 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
         claims = ""
         if rel.older_claim and rel.newer_claim:
             claims = f' "{_cut(rel.older_claim)}" ({rel.older}) vs "{_cut(rel.newer_claim)}" ({rel.newer}).'
-        if rel.kind == "contradiction":
+        if rel.kind == FindingKind.CONTRADICTION:
             message = (
                 f"{rel.older} and {rel.newer} (newer) may conflict ({rel.cue}):{claims or ' ' + rel.explanation + '.'} "
                 f"If the newer one holds, archive {rel.older} as superseded."
@@ -76,7 +76,7 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
             )
         out.append(
             Finding(
-                rel.kind,
+                FindingKind(rel.kind),
                 WARNING,
                 (rel.older, rel.newer),
                 message,
@@ -100,7 +100,7 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
             replaced = f" by {successor}" if successor else ""
             out.append(
                 Finding(
-                    "superseded-loaded",
+                    FindingKind.SUPERSEDED_LOADED,
                     WARNING,
                     paths,
                     f'{d.key} says it is superseded{replaced} ("{d.superseded}") but is still loaded: Claude Code '
@@ -137,14 +137,23 @@ PARALLEL_MIN = 2000
 _FORKED: tuple[Store, dict[str, Freshness], dict[str, dt.date], dt.date] | None = None
 
 
-def check_store(store: Store, today: dt.date, file_dates: FileDates | None = None, *, parallel: bool = False) -> Report:
+def check_store(
+    store: Store,
+    today: dt.date,
+    file_dates: FileDates | None = None,
+    *,
+    policy: Mapping[str, int | None] | None = None,
+    parallel: bool = False,
+) -> Report:
     """Run every check on a loaded store.
 
+    `policy` is the person's freshness periods (`Settings.policy()`: days until a memory of each type is
+    stale; None: the built-in `POLICY_DAYS`); badges and the stale/expired findings follow it.
     `parallel` (for the command line, never from a thread) runs the per-file lint in a forked process while
     this one pairs memories: on big stores that halves the part that is not reading and parsing.
     """
     with gc_paused():
-        return _check_store(store, today, file_dates or FileDates(), parallel)
+        return _check_store(store, today, file_dates or FileDates(), None if policy is None else dict(policy), parallel)
 
 
 def _lint(store: Store, badges: dict[str, Freshness], anchors: dict[str, dt.date], today: dt.date) -> list[Finding]:
@@ -164,12 +173,14 @@ def _lint_forked() -> list[Finding]:
     return _lint(*_FORKED)
 
 
-def _check_store(store: Store, today: dt.date, file_dates: FileDates, parallel: bool) -> Report:
+def _check_store(
+    store: Store, today: dt.date, file_dates: FileDates, policy: dict[str, int | None] | None, parallel: bool
+) -> Report:
     badges: dict[str, Freshness] = {}
     newest: dict[str, dt.date] = {}
     for m in store.memories:
         fallback = file_dates.last.get(m.path)
-        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime")
+        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy)
         newest[m.path] = fresh.since or dt.datetime.fromtimestamp(m.mtime or 0).date()
     anchors = {m.path: file_dates.first.get(m.path) or _created(m) or newest[m.path] for m in store.memories}
     active = [m for m in store.memories if m.is_active and not m.is_malformed]

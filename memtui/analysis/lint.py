@@ -13,7 +13,7 @@ from rapidfuzz import fuzz
 from memtui.analysis import dates, secrets
 from memtui.core.freshness import Freshness
 from memtui.core.index import MAX_LINES, MAX_UNITS, format_size
-from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, Memory
+from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store
 
 LONG_LINE = 150
@@ -35,11 +35,11 @@ def malformed(memories: Iterable[Memory]) -> list[Finding]:
     out = []
     for m in memories:
         if m.error:
-            out.append(Finding("malformed", ERROR, (m.path,), f"{m.path}: {m.error}", cue=m.error))
+            out.append(Finding(FindingKind.MALFORMED, ERROR, (m.path,), f"{m.path}: {m.error}", cue=m.error))
         elif m.retried:
             out.append(
                 Finding(
-                    "schema",
+                    FindingKind.SCHEMA,
                     INFO,
                     (m.path,),
                     f"{m.path}: front matter is not strict YAML; only Claude Code's quoting retry reads it "
@@ -76,7 +76,9 @@ def schema(memories: Iterable[Memory]) -> list[Finding]:
         if m.type == "reference" and not m.field_value("location") and not _LOCATION_IN_BODY.search(m.body):
             problems.append("reference memory without a location (URL, path or `location:`)")
         if problems:
-            out.append(Finding("schema", INFO, (m.path,), f"{m.path}: " + "; ".join(problems), cue=problems[0]))
+            out.append(
+                Finding(FindingKind.SCHEMA, INFO, (m.path,), f"{m.path}: " + "; ".join(problems), cue=problems[0])
+            )
     return out
 
 
@@ -91,7 +93,7 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
             days = (today - f.expires_at).days
             out.append(
                 Finding(
-                    "expired",
+                    FindingKind.EXPIRED,
                     WARNING,
                     (m.path,),
                     f"{m.path}: expired {f.expires_at.isoformat()} ({days} days ago)",
@@ -102,7 +104,7 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
         elif f.badge == "stale" and f.since is not None:
             out.append(
                 Finding(
-                    "stale",
+                    FindingKind.STALE,
                     WARNING,
                     (m.path,),
                     f"{m.path}: {m.type} memory last confirmed {f.since.isoformat()} ({f.age_days} days, "
@@ -142,7 +144,7 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
                 hint = ""
             out.append(
                 Finding(
-                    "relative-date",
+                    FindingKind.RELATIVE_DATE,
                     WARNING,
                     (m.path,),
                     f'{m.path}: relative date "{hit.phrase}" with no absolute date{hint}',
@@ -168,7 +170,7 @@ def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -
         for hit in secrets.scan(m.text):
             out.append(
                 Finding(
-                    "secret",
+                    FindingKind.SECRET,
                     ERROR,
                     (m.path,),
                     f"{m.path}:{hit.line}: looks like a {hit.label} ({hit.preview})",
@@ -180,7 +182,7 @@ def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -
         for hit in secrets.scan(index_text):
             out.append(
                 Finding(
-                    "secret",
+                    FindingKind.SECRET,
                     ERROR,
                     ("MEMORY.md",),
                     f"MEMORY.md:{hit.line}: looks like a {hit.label} ({hit.preview})",
@@ -197,7 +199,7 @@ def index_health(store: Store) -> list[Finding]:
     if index is None:
         return []
     if index.error:
-        return [Finding("malformed", ERROR, ("MEMORY.md",), f"MEMORY.md: {index.error}", cue=index.error)]
+        return [Finding(FindingKind.MALFORMED, ERROR, ("MEMORY.md",), f"MEMORY.md: {index.error}", cue=index.error)]
     out: list[Finding] = []
     root = store.layout.root
     linked: set[str] = set()
@@ -213,7 +215,7 @@ def index_health(store: Store) -> list[Finding]:
         if rel not in known and not (root / rel).exists():
             out.append(
                 Finding(
-                    "broken-link",
+                    FindingKind.BROKEN_LINK,
                     ERROR,
                     (target,),
                     f"MEMORY.md:{entry.line}: links to {target}, which does not exist",
@@ -229,7 +231,7 @@ def index_health(store: Store) -> list[Finding]:
             note = f"; line {matching[0]} matches the file's description" if len(matching) == 1 else ""
             out.append(
                 Finding(
-                    "duplicate-entry",
+                    FindingKind.DUPLICATE_ENTRY,
                     WARNING,
                     (rel,),
                     f"MEMORY.md: {rel} is listed {len(lines)} times (lines {', '.join(map(str, lines))}){note}",
@@ -243,14 +245,20 @@ def index_health(store: Store) -> list[Finding]:
         for m in store.memories:
             if m.is_active and not m.in_archive and m.path not in linked:
                 out.append(
-                    Finding("unindexed", INFO, (m.path,), f"{m.path}: not listed in MEMORY.md", cue="no index line")
+                    Finding(
+                        FindingKind.UNINDEXED,
+                        INFO,
+                        (m.path,),
+                        f"{m.path}: not listed in MEMORY.md",
+                        cue="no index line",
+                    )
                 )
     for number, line in enumerate(index.lines, 1):
         length = len(line.rstrip("\r"))
         if length > LONG_LINE:
             out.append(
                 Finding(
-                    "long-index-line",
+                    FindingKind.LONG_INDEX_LINE,
                     INFO,
                     (),
                     f"MEMORY.md:{number}: {length} characters (keep index lines under "
@@ -268,7 +276,7 @@ def index_health(store: Store) -> list[Finding]:
             reasons.append(f"{format_size(budget.units)} (limit: {format_size(MAX_UNITS)})")
         out.append(
             Finding(
-                "index-over-cap",
+                FindingKind.INDEX_OVER_CAP,
                 ERROR,
                 ("MEMORY.md",),
                 f"MEMORY.md is {' and '.join(reasons)}: Claude Code does not load line {budget.first_unloaded_line} "
@@ -291,7 +299,7 @@ def archived_but_loaded(memories: Iterable[Memory]) -> list[Finding]:
         if m.status == "archived" and not m.in_archive:
             out.append(
                 Finding(
-                    "archived-but-loaded",
+                    FindingKind.ARCHIVED_BUT_LOADED,
                     WARNING,
                     (m.path,),
                     f"{m.path}: archived but still inside the loaded folder, so Claude Code still recalls it; "

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from enum import StrEnum
 from pathlib import Path
 from typing import Any
 
@@ -121,11 +122,46 @@ class Index:
     error: str | None = None
 
 
+class FindingKind(StrEnum):
+    """What a finding is about. A `str`, so `finding.kind == "stale"` and JSON output keep the plain names."""
+
+    MALFORMED = "malformed"
+    """The file (or MEMORY.md) could not be decoded or parsed: read-only."""
+    SCHEMA = "schema"
+    """Front matter or body misses what Claude Code expects (name, description, type, Why/How, location)."""
+    EXPIRED = "expired"
+    """Past its `expires_at` date."""
+    STALE = "stale"
+    """Older than its type's freshness period."""
+    RELATIVE_DATE = "relative-date"
+    """A relative date ("next Friday") with no absolute date beside it."""
+    SECRET = "secret"
+    """Looks like a credential."""
+    BROKEN_LINK = "broken-link"
+    """A MEMORY.md line links to a file that does not exist."""
+    DUPLICATE_ENTRY = "duplicate-entry"
+    """MEMORY.md lists the same file twice."""
+    UNINDEXED = "unindexed"
+    """A live memory MEMORY.md does not list."""
+    LONG_INDEX_LINE = "long-index-line"
+    """A MEMORY.md line longer than Claude Code likes."""
+    INDEX_OVER_CAP = "index-over-cap"
+    """MEMORY.md is longer than Claude Code loads."""
+    ARCHIVED_BUT_LOADED = "archived-but-loaded"
+    """Archived, but still inside the folder the agent loads."""
+    CONTRADICTION = "contradiction"
+    """Two memories that may say opposite things."""
+    DUPLICATE = "duplicate"
+    """Two memories that say the same thing."""
+    SUPERSEDED_LOADED = "superseded-loaded"
+    """A memory that says of itself it is superseded, still loaded."""
+
+
 @dataclass(frozen=True)
 class Finding:
     """Something a person needs to decide on, with the reason it was raised."""
 
-    kind: str
+    kind: FindingKind
     severity: str
     paths: tuple[str, ...]
     message: str
@@ -140,7 +176,7 @@ class Finding:
     def to_json(self) -> dict[str, Any]:
         """The JSON shape of `memtui check --json`."""
         out: dict[str, Any] = {
-            "kind": self.kind,
+            "kind": self.kind.value,
             "severity": self.severity,
             "paths": list(self.paths),
             "line": self.line,

@@ -64,7 +64,7 @@ def _flags(kinds: frozenset[str]) -> Content:
 def row(memory: Memory, ws: Workspace, marked: bool) -> tuple[Content, Content, Content]:
     """The three cells of a memory's row: badge, flags, name."""
     fresh = ws.freshness.get(memory.path)
-    kinds = {f.kind for f in ws.findings_for(memory.path)}
+    kinds: set[str] = {f.kind for f in ws.findings_for(memory.path)}
     if memory.is_malformed:
         kinds.add("malformed")
     mark = "• " if marked else ""
