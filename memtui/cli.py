@@ -15,6 +15,7 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from memtui.core.display import visible
 from memtui.core.store import StoreError
 
 if TYPE_CHECKING:
@@ -172,7 +173,7 @@ def _to_review(report: Report) -> int:
 
 def _safe(text: str) -> str:
     """Text from memory files printed without letting it drive the terminal (escape sequences shown, not run)."""
-    return "".join(ch if ch.isprintable() or ch == "\t" else repr(ch)[1:-1] for ch in text)
+    return visible(text)
 
 
 def _write_json(data: object) -> None:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
+from memtui.core.display import blank_controls
 from memtui.core.store import StoreLayout
 
 FALLBACK_NAME = "memtui"
@@ -717,31 +718,15 @@ def parse_trailers(body: str) -> dict[str, list[str]]:
     return out
 
 
-def clean_text(text: str, *, keep_newlines: bool = False) -> str:
-    """Text with control characters (and non-UTF-8 bytes) removed; newlines kept only if asked."""
-    out = []
-    for ch in text:
-        code = ord(ch)
-        if ch == "\n" and keep_newlines:
-            out.append(ch)
-        elif ch in "\t\n\r\u2028\u2029" or code < 0x20 or code == 0x7F or 0x80 <= code < 0xA0:
-            out.append(" ")
-        elif 0xD800 <= code <= 0xDFFF:
-            out.append("\ufffd")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
 def one_line(text: str) -> str:
     """Text made safe for a trailer value: one line of clean text, no leading/trailing space."""
-    return " ".join(clean_text(text).split())
+    return " ".join(blank_controls(text).split())
 
 
 def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str, str]]) -> str:
     """A commit message with memtui's trailers (DESIGN §3); path trailers are escaped to one line."""
     lines = [one_line(f"memtui: {action} {subject}"), ""]
-    paragraph = "\n".join(line.rstrip() for line in clean_text(reason.strip(), keep_newlines=True).split("\n"))
+    paragraph = "\n".join(line.rstrip() for line in blank_controls(reason.strip(), keep_newlines=True).split("\n"))
     paragraph = "\n".join(line for line in paragraph.split("\n") if line.strip()) if paragraph.strip() else ""
     if paragraph:
         lines += [paragraph, ""]

@@ -2,16 +2,15 @@
 
 from __future__ import annotations
 
-import re
 from functools import lru_cache
 
 from textual.content import Content
 
+from memtui.core.display import visible
 from memtui.core.index import format_size
 from memtui.core.model import Finding, Memory
 from memtui.workspace import Workspace
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
 LINT = {"schema", "archived-but-loaded", "unindexed", "broken-link", "duplicate-entry"}
 """Finding kinds the `L` flag stands for. Stale and expired show in the badge; a relative date has its own `T`."""
@@ -23,9 +22,7 @@ LEGEND = (
 
 def clean(text: str) -> str:
     """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw."""
-    if not _CONTROL.search(text):
-        return text
-    return _CONTROL.sub(lambda m: repr(m.group(0))[1:-1], text)
+    return visible(text, keep_newlines=True)
 
 
 def plain(text: str) -> Content:
