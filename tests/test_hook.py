@@ -375,7 +375,7 @@ def test_relative_date_asks_the_agent_to_edit_its_memory(config: Path) -> None:
 
 
 def test_multiedit_payload_and_sessions_for_the_tui(config: Path) -> None:
-    from memtui.hook import agent_writes
+    from memtui.hook.record import agent_writes
 
     store = auto_store(config, {"feedback_use_npm.md": NPM})
     assert subprocess.run([*MEMTUI, "init", str(store)], capture_output=True, timeout=60).returncode == 0

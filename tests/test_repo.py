@@ -46,3 +46,26 @@ def test_config_flag_is_true_only_when_git_says_true(tmp_path: Path) -> None:
     assert repo.config_flag("memtui.recordAgentWrites") is False
     git(top, "config", "memtui.recordAgentWrites", "banana")
     assert repo.config_flag("memtui.recordAgentWrites") is False
+
+
+def test_history_is_parsed_in_one_place_from_real_git_output(tmp_path: Path) -> None:
+    """`events_from_log` and `dates_from_log` read what StoreRepo asks git for; the repository only runs git."""
+    from memtui.audit.history import DATES_FORMAT, HISTORY_FORMAT, dates_from_log, events_from_log
+    from memtui.audit.trailers import message
+
+    repo, top = _repo(tmp_path)
+    (top / "memory" / "feedback_a.md").write_text(memory("a", body="Changed."), encoding="utf-8")
+    git(top, "add", "-A")
+    text = message("verify", "a", "", [("Memtui-Memory", "memory/feedback_a.md"), ("Memtui-Reason", "still true")])
+    git(top, "commit", "-q", "-m", text)
+
+    raw = git(top, "log", "-z", HISTORY_FORMAT)
+    events = events_from_log(raw)
+    assert [(e.action, e.memory, e.reason) for e in events] == [("verify", "memory/feedback_a.md", "still true")]
+    assert events_from_log(raw, ["memory/other.md"]) == []
+    assert repo.history() == events
+
+    out = git(top, "log", "-z", DATES_FORMAT, "--name-only", "--no-renames").encode()
+    dates = dates_from_log(out, repo.work_tree, top / "memory")
+    assert set(dates.first) == {"feedback_a.md", "MEMORY.md"} and dates.source == "git"
+    assert dates.last == repo.file_dates().last

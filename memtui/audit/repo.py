@@ -1,4 +1,5 @@
-"""The git repository that holds a store: commits limited to the store's paths, trailers, file dates, history.
+"""The git repository that holds a store: running git, the store's state in git, commits limited to the
+store's paths, and reading history (parsed by `memtui.audit.history`; commit text in `memtui.audit.trailers`).
 
 Every git call is a plain `git` subprocess (no shared long-lived `cat-file` pipe, so any thread may call any
 method) with a timeout, hooks switched off (`core.hooksPath` pointing at an empty place, fsmonitor off),
@@ -8,6 +9,11 @@ environment: the repository is always the one found from the store's own folder.
 Commits are built in a private index (`GIT_INDEX_FILE`) from the exact bytes memtui validated, written with
 `commit-tree` and `update-ref`; the user's own index is never used to stage memtui's changes, only brought in
 line for the committed paths afterwards.
+
+Over 400 lines for a reason: `StoreRepo` is one object for one repository. Its reads of history share a cache
+keyed on HEAD that its own commits move, and its commits rely on its state checks and its private-index
+housekeeping (`memtui-index-*`, `memtui-sync-*`); spreading its methods over mixins would hide those
+invariants. The pure parts (history parsing, trailer text, escaping) already live in their own modules.
 """
 
 from __future__ import annotations
@@ -23,12 +29,41 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
-from memtui.core.display import blank_controls
+from memtui.audit.history import DATES_FORMAT, HISTORY_FORMAT, Event, dates_from_log, events_from_log
+from memtui.audit.trailers import (
+    PATH_TRAILERS,
+    TRAILER_PREFIX,
+    escape_path,
+    message,
+    one_line,
+    parse_trailers,
+    unescape_path,
+)
 from memtui.core.store import StoreLayout
+
+__all__ = [
+    # re-exported so callers keep one import for "the repository": their homes are history.py and trailers.py
+    "PATH_TRAILERS",
+    "TRAILER_PREFIX",
+    "Event",
+    "FileState",
+    "GitFailed",
+    "NotInGit",
+    "StoreRepo",
+    "escape_path",
+    "explain_git_error",
+    "git_env",
+    "message",
+    "one_line",
+    "open_repo",
+    "parse_trailers",
+    "run_git",
+    "try_open_repo",
+    "unescape_path",
+]
 
 FALLBACK_NAME = "memtui"
 FALLBACK_EMAIL = "memtui@localhost"
-TRAILER_PREFIX = "Memtui-"
 GIT_TIMEOUT = float(os.environ.get("MEMTUI_GIT_TIMEOUT", "60"))
 _SCRUBBED_ENV = (
     "GIT_DIR",
@@ -55,56 +90,6 @@ class NotInGit(Exception):
 
 class GitFailed(NotInGit):
     """A git command failed, timed out, or the repository is in a state memtui does not act in."""
-
-
-@dataclass(frozen=True)
-class Event:
-    """One memtui commit read back from history."""
-
-    commit: str
-    date: str
-    author: str
-    action: str
-    memories: tuple[str, ...]
-    reason: str
-    superseded_by: str
-    subject: str
-    trailers: dict[str, list[str]] = field(hash=False, compare=False)
-
-    @property
-    def memory(self) -> str:
-        """The first memory the event is about."""
-        return self.memories[0] if self.memories else ""
-
-    def about(self, wanted: Sequence[str]) -> Event:
-        """The same event labelled by the first of `wanted` it touched (history of one file names that file)."""
-        for path in wanted:
-            if path in self.memories and path != self.memory:
-                return Event(
-                    self.commit,
-                    self.date,
-                    self.author,
-                    self.action,
-                    (path, *[m for m in self.memories if m != path]),
-                    self.reason,
-                    self.superseded_by,
-                    self.subject,
-                    self.trailers,
-                )
-        return self
-
-    def to_json(self) -> dict[str, str | list[str]]:
-        """The shape of `memtui history --json`."""
-        return {
-            "commit": self.commit,
-            "date": self.date,
-            "author": self.author,
-            "action": self.action,
-            "memory": self.memory,
-            "memories": list(self.memories),
-            "reason": self.reason,
-            "superseded_by": self.superseded_by,
-        }
 
 
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
@@ -207,55 +192,6 @@ def _stat_key(path: Path) -> tuple[int, int, int] | None:
 
 def _text(data: bytes) -> str:
     return os.fsdecode(data) if data else ""
-
-
-def escape_path(path: str) -> str:
-    """A path as one line of clean text for trailers and commit bodies (newlines, controls and odd bytes escaped)."""
-    out = []
-    for ch in path:
-        code = ord(ch)
-        if ch == "\\":
-            out.append("\\\\")
-        elif 0xDC80 <= code <= 0xDCFF:  # a byte that was not UTF-8 (surrogateescape)
-            out.append(f"\\x{code - 0xDC00:02x}")
-        elif ch == "\n":
-            out.append("\\n")
-        elif ch == "\r":
-            out.append("\\r")
-        elif code < 0x20 and ch != "\t" or code == 0x7F or (0x80 <= code < 0xA0) or ch in "\u2028\u2029":
-            out.append(f"\\x{code:02x}" if code < 0x100 else f"\\u{code:04x}")
-        else:
-            out.append(ch)
-    return "".join(out)
-
-
-def unescape_path(text: str) -> str:
-    """The inverse of `escape_path`."""
-    if "\\" not in text:
-        return text
-    out: list[str] = []
-    i = 0
-    while i < len(text):
-        ch = text[i]
-        if ch != "\\" or i + 1 >= len(text):
-            out.append(ch)
-            i += 1
-            continue
-        nxt = text[i + 1]
-        if nxt in "\\nrt":
-            out.append({"\\": "\\", "n": "\n", "r": "\r", "t": "\t"}[nxt])
-            i += 2
-        elif nxt == "x" and i + 4 <= len(text):
-            code = int(text[i + 2 : i + 4], 16)
-            out.append(chr(0xDC00 + code) if code >= 0x80 else chr(code))
-            i += 4
-        elif nxt == "u" and i + 6 <= len(text):
-            out.append(chr(int(text[i + 2 : i + 6], 16)))
-            i += 6
-        else:
-            out.append(ch)
-            i += 1
-    return "".join(out)
 
 
 @dataclass(frozen=True)
@@ -558,34 +494,14 @@ class StoreRepo:
         cached = self._cache_get(key)
         if isinstance(cached, FileDates):
             return cached
-        proc = self.git("log", "-z", "--format=%x01%cs", "--name-only", "--no-renames", "--", *specs, check=False)
+        proc = self.git("log", "-z", DATES_FORMAT, "--name-only", "--no-renames", "--", *specs, check=False)
         if proc.returncode != 0:
             if self.has_head():
                 raise GitFailed(
                     explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree)
                 )
             return FileDates()
-        out = proc.stdout
-        first: dict[str, dt.date] = {}
-        last: dict[str, dt.date] = {}
-        current: dt.date | None = None
-        root = self.layout.root
-        for item in out.split(b"\0"):
-            item = item.strip(b"\n")
-            if not item:
-                continue
-            if item.startswith(b"\x01"):
-                head, _, rest = item.partition(b"\n")
-                current = dt.date.fromisoformat(head[1:11].decode())
-                item = rest.strip(b"\n")
-                if not item:
-                    continue
-            if current is None:
-                continue
-            rel = Path(os.path.relpath(self.work_tree / _text(item), root)).as_posix()
-            last.setdefault(rel, current)
-            first[rel] = current
-        dates = FileDates(first=first, last=last, source="git")
+        dates = dates_from_log(proc.stdout, self.work_tree, self.layout.root)
         self._cache_put(key, dates)
         return dates
 
@@ -594,7 +510,7 @@ class StoreRepo:
 
         With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
         """
-        args = ["log", "-z", "--format=%H%x00%aI%x00%an%x00%B"]
+        args = ["log", "-z", HISTORY_FORMAT]
         if limit:
             args.append(f"-n{limit}")
         # marker commits touch no path, so they are only found without a pathspec
@@ -613,36 +529,7 @@ class StoreRepo:
                 return []
             raw = _text(proc.stdout)
             self._cache_put(key, raw)
-        fields = raw.split("\0")
-        events = []
-        wanted = list(paths)
-        for i in range(0, len(fields) - 3, 4):
-            sha, date, author, body = fields[i].strip("\n"), fields[i + 1], fields[i + 2], fields[i + 3]
-            trailers = parse_trailers(body)
-            if not any(k.startswith(TRAILER_PREFIX) for k in trailers):
-                continue
-            memories = tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", []))
-            if wanted:
-                named = set(memories) | {
-                    unescape_path(v) for k, vals in trailers.items() if k in PATH_TRAILERS for v in vals
-                }
-                if not named & set(wanted):
-                    continue
-            event = Event(
-                commit=sha,
-                date=date,
-                author=author,
-                action=_action(trailers),
-                memories=memories,
-                reason=" ".join(trailers.get("Memtui-Reason", [])),
-                superseded_by=" ".join(
-                    trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])
-                ),
-                subject=body.splitlines()[0] if body else "",
-                trailers=trailers,
-            )
-            events.append(event.about(wanted) if wanted else event)
-        return events
+        return events_from_log(raw, paths)
 
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""
@@ -688,53 +575,6 @@ class StoreRepo:
     def diff(self, commit: str) -> str:
         """The patch a commit made."""
         return self.out("show", "--format=", "--patch", "--no-color", "--no-ext-diff", commit)
-
-
-PATH_TRAILERS = (
-    "Memtui-Memory",
-    "Memtui-Archived-To",
-    "Memtui-Restored-From",
-    "Memtui-Merged-Into",
-    "Memtui-Superseded-By",
-)
-
-
-def _action(trailers: dict[str, list[str]]) -> str:
-    if trailers.get("Memtui-Actor", [""])[0] == "agent":
-        return "agent-write"
-    return trailers.get("Memtui-Action", ["?"])[0]
-
-
-def parse_trailers(body: str) -> dict[str, list[str]]:
-    """`Key: value` trailer lines of a commit message (the last paragraph), multi-valued."""
-    paragraphs = [p for p in body.strip().split("\n\n") if p.strip()]
-    if not paragraphs:
-        return {}
-    out: dict[str, list[str]] = {}
-    for line in paragraphs[-1].splitlines():
-        key, sep, value = line.partition(": ")
-        if sep and key and " " not in key:
-            out.setdefault(key, []).append(value.strip())
-    return out
-
-
-def one_line(text: str) -> str:
-    """Text made safe for a trailer value: one line of clean text, no leading/trailing space."""
-    return " ".join(blank_controls(text).split())
-
-
-def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str, str]]) -> str:
-    """A commit message with memtui's trailers (DESIGN §3); path trailers are escaped to one line."""
-    lines = [one_line(f"memtui: {action} {subject}"), ""]
-    paragraph = "\n".join(line.rstrip() for line in blank_controls(reason.strip(), keep_newlines=True).split("\n"))
-    paragraph = "\n".join(line for line in paragraph.split("\n") if line.strip()) if paragraph.strip() else ""
-    if paragraph:
-        lines += [paragraph, ""]
-    lines.append(f"Memtui-Action: {action}")
-    for key, value in trailers:
-        if value:
-            lines.append(f"{key}: {escape_path(value) if key in PATH_TRAILERS else one_line(value)}")
-    return "\n".join(lines) + "\n"
 
 
 def open_repo(layout: StoreLayout) -> StoreRepo:

@@ -3,6 +3,9 @@
 Dates are day offsets from the day the demo is built (`{d-120}` is 120 days before it), so the demo looks
 the same whenever it is opened. Every finding kind memtui knows appears at least once, and one rule is
 revoked in the history (the polite writing style, superseded by the direct one).
+
+Over 400 lines because it is data, not logic: the memory texts themselves, kept in one file so the story
+they tell (and the findings it plants) can be read top to bottom.
 """
 
 from __future__ import annotations

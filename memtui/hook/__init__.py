@@ -9,7 +9,8 @@ object: `hookSpecificOutput.additionalContext` for the agent and a one-line `sys
 Rules, because it runs on every file write of every session: it never modifies a memory; it always exits 0;
 anything that is not a memory write, and any crash, prints nothing (a non-zero exit or stray text shows a
 "hook error" on every write). When the store has memtui's own repository it also records the agent's write
-as its own commit with `Memtui-Actor: agent` and `Memtui-Session`.
+as its own commit with `Memtui-Actor: agent` and `Memtui-Session` (`memtui.hook.record`).
+`memtui.hook.precommit` is the other hook, git's pre-commit.
 """
 
 from __future__ import annotations
@@ -20,13 +21,16 @@ import os
 import re
 import shlex
 import sys
-import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from memtui.core.model import Finding, FindingKind
+from memtui.hook.precommit import pre_commit
+from memtui.hook.record import debug, record_detached, record_quietly
+
+__all__ = ["MemoryWrite", "analyse", "check_written", "parse_write", "post_tool_use", "pre_commit", "render", "run"]
 
 MAX_INPUT = 16 * 1024 * 1024
 """Bytes read from stdin at most; a larger payload is not a memory write memtui can check in time."""
@@ -52,8 +56,6 @@ MAX_REPORTED = 6
 MAX_CONTEXT = 6000
 """Claude Code moves hook output over 10,000 characters to a file; stay well under it."""
 SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-LOCK_RETRIES = 5
-RECORD_CONFIG = "memtui.recordAgentWrites"
 """`git config memtui.recordAgentWrites true` lets the hook commit into a repository memtui did not create."""
 
 
@@ -277,45 +279,6 @@ def _where(f: Finding) -> str:
     return f.paths[0] if f.paths else "the memory"
 
 
-# --------------------------------------------------------------------------------------------- history
-
-
-def memtui_repository(store_path: Path) -> bool:
-    """Whether the store sits in memtui's own repository (`memtui init`), or one the person opted in.
-
-    memtui's own repository has its top at the store's parent (the typed layout: at the store root). Any
-    other repository — a user's project — is only written when `git config memtui.recordAgentWrites true`.
-    """
-    from memtui.core.store import detect_layout
-
-    layout = detect_layout(store_path)
-    if not any((folder / ".git").exists() for folder in (layout.root, *layout.root.parents)):
-        return False  # no repository at all: spare starting git
-    from memtui.audit.repo import NotInGit, try_open_repo
-
-    repo = try_open_repo(layout)
-    if repo is None:
-        return False
-    top = repo.work_tree
-    own = layout.root.parent if layout.kind == "flat" else layout.root
-    if top == own.resolve():
-        return True
-    try:
-        return repo.config_flag(RECORD_CONFIG)
-    except NotInGit:  # git missing or timed out: the hook records nothing rather than fail
-        return False
-
-
-def record(write: MemoryWrite) -> str | None:
-    """Commit the agent's write (secrets withheld) when the store may be recorded; the commit, or None."""
-    if os.environ.get("MEMTUI_HOOK_RECORD", "1") == "0" or not memtui_repository(write.store):
-        return None
-    from memtui import ops
-
-    result = ops.record_agent_write(write.store, session=write.session)
-    return result.commit
-
-
 # --------------------------------------------------------------------------------------------- entry
 
 
@@ -337,49 +300,8 @@ def run(raw: bytes, env: Mapping[str, str] | None = None, today: dt.date | None 
     """The hook's whole answer for one payload, recording the write inline: JSON text, or "" to stay silent."""
     write, out = analyse(raw, env, today)
     if write is not None:
-        _record_quietly(write)
+        record_quietly(write)
     return out
-
-
-def _record_quietly(write: MemoryWrite) -> None:
-    from memtui.audit.lock import LockHeld
-
-    for attempt in range(LOCK_RETRIES):
-        try:
-            record(write)
-            return
-        except LockHeld:
-            if attempt + 1 < LOCK_RETRIES:
-                time.sleep(0.2)  # another hook of the same turn is committing; ours is included or goes next
-        except Exception:  # noqa: BLE001 - a git failure must never reach the agent
-            _debug()
-            return
-
-
-def record_detached(write: MemoryWrite) -> None:
-    """Record the write in a detached process, so the agent's answer never waits for git.
-
-    Claude Code waits for the hook process to exit; committing (a dozen git processes, the lock, the secret
-    scan) would put the answer over its budget. `MEMTUI_HOOK_SYNC=1`, or a system without fork, records
-    inline instead.
-    """
-    if os.environ.get("MEMTUI_HOOK_SYNC") == "1" or not hasattr(os, "fork"):
-        _record_quietly(write)
-        return
-    pid = os.fork()
-    if pid:
-        os.waitpid(pid, 0)  # the middle process exits at once; the grandchild is adopted by init
-        return
-    try:
-        os.setsid()
-        if os.fork():
-            os._exit(0)
-        devnull = os.open(os.devnull, os.O_RDWR)
-        for fd in (0, 1, 2):
-            os.dup2(devnull, fd)  # Claude Code reads our pipes until they close: release them
-        _record_quietly(write)
-    finally:
-        os._exit(0)
 
 
 def post_tool_use(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None) -> int:
@@ -390,7 +312,7 @@ def post_tool_use(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None)
         raw = read_input(stdin)
         write, out = analyse(raw) if raw is not None else (None, "")
     except BaseException:  # noqa: BLE001 - the agent must never see a hook error because of memtui
-        _debug()
+        debug()
         return 0
     try:
         if out:
@@ -402,88 +324,5 @@ def post_tool_use(stdin: IO[bytes] | None = None, stdout: IO[str] | None = None)
         try:
             record_detached(write)
         except BaseException:  # noqa: BLE001
-            _debug()
+            debug()
     return 0
-
-
-def _debug() -> None:
-    """With MEMTUI_HOOK_DEBUG=1, the traceback goes to stderr (Claude Code's debug log only)."""
-    if os.environ.get("MEMTUI_HOOK_DEBUG") == "1":
-        import traceback
-
-        traceback.print_exc(file=sys.stderr)
-
-
-# --------------------------------------------------------------------------------------------- pre-commit
-
-
-def store_for_committed_file(file: Path) -> Path | None:
-    """The store a committed memory file belongs to: the nearest folder above it holding MEMORY.md.
-
-    A file in a memtui archive (`memory.archive/`) belongs to the store beside it; a folder without MEMORY.md
-    still counts when it is a sub-agent's memory (`.claude/agent-memory[-local]/<agent>/`).
-    """
-    from memtui.core.locate import AGENT_MEMORY_DIRS
-
-    path = Path(os.path.abspath(file))
-    if path.suffix.lower() != ".md":
-        return None
-    for folder in path.parents:
-        if folder.name.endswith(".archive"):
-            sibling = folder.with_name(folder.name[: -len(".archive")])
-            if sibling.is_dir():
-                return sibling
-        if (folder / "MEMORY.md").is_file():
-            return folder
-        if folder.parent.name in AGENT_MEMORY_DIRS and folder.parent.parent.name == ".claude":
-            return folder
-        if (folder / ".git").exists():
-            break
-    return None
-
-
-def pre_commit(files: Sequence[str], check: Any) -> int:
-    """`memtui hook pre-commit FILE...`: `memtui check` on each store these files belong to.
-
-    `check(store)` is the check command (it prints every finding and returns 1 when one is an error); this
-    returns the worst exit code, so the commit fails on errors only and the rest is reported.
-    """
-    stores: dict[Path, None] = {}
-    for name in files:
-        store = store_for_committed_file(Path(name))
-        if store is not None:
-            stores.setdefault(Path(os.path.normpath(store)), None)
-    worst = 0
-    for store in stores:
-        worst = max(worst, int(check(store)))
-        print()
-    return worst
-
-
-# --------------------------------------------------------------------------------------------- for the TUI
-
-
-@dataclass(frozen=True)
-class AgentWrite:
-    """One agent-write commit: what the agent wrote, when, and in which Claude Code session."""
-
-    commit: str
-    date: str
-    session: str | None
-    memories: tuple[str, ...]
-
-
-def agent_writes(store_path: Path, limit: int | None = None) -> list[AgentWrite]:
-    """The store's agent-write commits, newest first, with the session each came from (`Memtui-Session`)."""
-    from memtui.audit.repo import try_open_repo
-    from memtui.core.store import detect_layout
-
-    repo = try_open_repo(detect_layout(store_path))
-    if repo is None:
-        return []
-    out = []
-    for event in repo.history(limit=limit):
-        if event.action == "agent-write":
-            sessions = event.trailers.get("Memtui-Session", [])
-            out.append(AgentWrite(event.commit, event.date, sessions[0] if sessions else None, event.memories))
-    return out

@@ -1,0 +1,136 @@
+"""Reading memtui's history back from `git log` output: events (decisions with their trailers) and file dates.
+
+Pure parsing of the NUL-separated text `StoreRepo` asks git for; running git and caching live in
+`memtui.audit.repo`, the trailer text itself in `memtui.audit.trailers`.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtui.analysis.check import FileDates
+from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
+
+HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
+"""The `git log -z` format `events_from_log` reads: id, author date, author, message."""
+DATES_FORMAT = "--format=%x01%cs"
+"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, then the files."""
+
+
+@dataclass(frozen=True)
+class Event:
+    """One memtui commit read back from history."""
+
+    commit: str
+    date: str
+    author: str
+    action: str
+    memories: tuple[str, ...]
+    reason: str
+    superseded_by: str
+    subject: str
+    trailers: dict[str, list[str]] = field(hash=False, compare=False)
+
+    @property
+    def memory(self) -> str:
+        """The first memory the event is about."""
+        return self.memories[0] if self.memories else ""
+
+    def about(self, wanted: Sequence[str]) -> Event:
+        """The same event labelled by the first of `wanted` it touched (history of one file names that file)."""
+        for path in wanted:
+            if path in self.memories and path != self.memory:
+                return Event(
+                    self.commit,
+                    self.date,
+                    self.author,
+                    self.action,
+                    (path, *[m for m in self.memories if m != path]),
+                    self.reason,
+                    self.superseded_by,
+                    self.subject,
+                    self.trailers,
+                )
+        return self
+
+    def to_json(self) -> dict[str, str | list[str]]:
+        """The shape of `memtui history --json`."""
+        return {
+            "commit": self.commit,
+            "date": self.date,
+            "author": self.author,
+            "action": self.action,
+            "memory": self.memory,
+            "memories": list(self.memories),
+            "reason": self.reason,
+            "superseded_by": self.superseded_by,
+        }
+
+
+def events_from_log(raw: str, paths: Sequence[str] = ()) -> list[Event]:
+    """memtui's events from `git log -z HISTORY_FORMAT` output, newest first; other commits are left out.
+
+    With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
+    """
+    fields = raw.split("\0")
+    events = []
+    wanted = list(paths)
+    for i in range(0, len(fields) - 3, 4):
+        sha, date, author, body = fields[i].strip("\n"), fields[i + 1], fields[i + 2], fields[i + 3]
+        trailers = parse_trailers(body)
+        if not any(k.startswith(TRAILER_PREFIX) for k in trailers):
+            continue
+        memories = tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", []))
+        if wanted:
+            named = set(memories) | {
+                unescape_path(v) for k, vals in trailers.items() if k in PATH_TRAILERS for v in vals
+            }
+            if not named & set(wanted):
+                continue
+        event = Event(
+            commit=sha,
+            date=date,
+            author=author,
+            action=_action(trailers),
+            memories=memories,
+            reason=" ".join(trailers.get("Memtui-Reason", [])),
+            superseded_by=" ".join(trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])),
+            subject=body.splitlines()[0] if body else "",
+            trailers=trailers,
+        )
+        events.append(event.about(wanted) if wanted else event)
+    return events
+
+
+def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
+    """First and last commit day of each file from `git log -z DATES_FORMAT --name-only` output, as paths
+    relative to the store's `root`."""
+    first: dict[str, dt.date] = {}
+    last: dict[str, dt.date] = {}
+    current: dt.date | None = None
+    for item in out.split(b"\0"):
+        item = item.strip(b"\n")
+        if not item:
+            continue
+        if item.startswith(b"\x01"):
+            head, _, rest = item.partition(b"\n")
+            current = dt.date.fromisoformat(head[1:11].decode())
+            item = rest.strip(b"\n")
+            if not item:
+                continue
+        if current is None:
+            continue
+        rel = Path(os.path.relpath(work_tree / os.fsdecode(item), root)).as_posix()
+        last.setdefault(rel, current)
+        first[rel] = current
+    return FileDates(first=first, last=last, source="git")
+
+
+def _action(trailers: dict[str, list[str]]) -> str:
+    if trailers.get("Memtui-Actor", [""])[0] == "agent":
+        return "agent-write"
+    return trailers.get("Memtui-Action", ["?"])[0]
