@@ -15,7 +15,6 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memtui.core.display import visible
 from memtui.core.store import StoreError
 
 if TYPE_CHECKING:
@@ -173,6 +172,8 @@ def _to_review(report: Report) -> int:
 
 def _safe(text: str) -> str:
     """Text from memory files printed without letting it drive the terminal (escape sequences shown, not run)."""
+    from memtui.core.display import visible
+
     return visible(text)
 
 
