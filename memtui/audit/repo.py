@@ -485,6 +485,17 @@ class StoreRepo:
 
     # ------------------------------------------------------------------------------------ reading history
 
+    def _log(self, *args: str) -> bytes | None:
+        """`git log ARGS` output; None in a repository without commits, GitFailed (in words) on any other failure."""
+        proc = self.git("log", *args, check=False)
+        if proc.returncode == 0:
+            return proc.stdout
+        if self.has_head():
+            raise GitFailed(
+                explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree)
+            )
+        return None
+
     def file_dates(self) -> FileDates:
         """First and last commit date of every store file, from one `git log` pass."""
         specs = self.owned_paths()
@@ -494,14 +505,10 @@ class StoreRepo:
         cached = self._cache_get(key)
         if isinstance(cached, FileDates):
             return cached
-        proc = self.git("log", "-z", DATES_FORMAT, "--name-only", "--no-renames", "--", *specs, check=False)
-        if proc.returncode != 0:
-            if self.has_head():
-                raise GitFailed(
-                    explain_git_error(["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree)
-                )
+        out = self._log("-z", DATES_FORMAT, "--name-only", "--no-renames", "--", *specs)
+        if out is None:
             return FileDates()
-        dates = dates_from_log(proc.stdout, self.work_tree, self.layout.root)
+        dates = dates_from_log(out, self.work_tree, self.layout.root)
         self._cache_put(key, dates)
         return dates
 
@@ -510,7 +517,7 @@ class StoreRepo:
 
         With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
         """
-        args = ["log", "-z", HISTORY_FORMAT]
+        args = ["-z", HISTORY_FORMAT]
         if limit:
             args.append(f"-n{limit}")
         # marker commits touch no path, so they are only found without a pathspec
@@ -518,16 +525,10 @@ class StoreRepo:
         cached = self._cache_get(key)
         raw = cached if isinstance(cached, str) else None
         if raw is None:
-            proc = self.git(*args, check=False)
-            if proc.returncode != 0:
-                if self.has_head():
-                    raise GitFailed(
-                        explain_git_error(
-                            ["log"], proc.returncode, proc.stderr.decode("utf-8", "replace"), self.work_tree
-                        )
-                    )
+            out = self._log(*args)
+            if out is None:
                 return []
-            raw = _text(proc.stdout)
+            raw = _text(out)
             self._cache_put(key, raw)
         return events_from_log(raw, paths)
 

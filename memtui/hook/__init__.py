@@ -56,7 +56,6 @@ MAX_REPORTED = 6
 MAX_CONTEXT = 6000
 """Claude Code moves hook output over 10,000 characters to a file; stay well under it."""
 SESSION_RE = re.compile(r"^[A-Za-z0-9._:-]{1,128}$")
-"""`git config memtui.recordAgentWrites true` lets the hook commit into a repository memtui did not create."""
 
 
 @dataclass(frozen=True)

@@ -18,7 +18,9 @@ if TYPE_CHECKING:
     from memtui.hook import MemoryWrite
 
 LOCK_RETRIES = 5
+"""Tries when another hook of the same turn holds the store's lock (0.2 s apart)."""
 RECORD_CONFIG = "memtui.recordAgentWrites"
+"""`git config memtui.recordAgentWrites true` lets the hook commit into a repository memtui did not create."""
 
 
 def memtui_repository(store_path: Path) -> bool:
