@@ -105,6 +105,8 @@ NAMED: dict[str, bytes | str] = {
     "alias-self-map": "---\na: &a {k: *a}\n---\nb\n",
     "alias-undefined": "---\nname: *nope\n---\nb\n",
     "deep-flow": "---\nname: " + "[" * 5000 + "]" * 5000 + "\n---\nb\n",
+    "deep-flow-map": "---\nname: " + "{a: " * 3000 + "x" + "}" * 3000 + "\n---\nb\n",
+    "deep-map-25": "---\n" + "".join(" " * i + f"k{i}:\n" for i in range(25)) + " " * 25 + "leaf: v\n---\nb\n",
     "deep-block": "---\n" + "".join(" " * i + f"k{i}:\n" for i in range(300)) + "---\nb\n",
     "huge-int": "---\nname: " + "9" * 5000 + "\ndescription: d\ntype: user\n---\n",
     "huge-float": "---\nname: 1e999999\n---\nb\n",
