@@ -47,6 +47,8 @@ import datetime as dt, sys, time
 from pathlib import Path
 from memtui.analysis.check import check_store
 from memtui.core.store import load_store
+import memtui
+assert memtui.__file__.startswith(sys.argv[2]), f"imported {memtui.__file__}, not the compared revision"
 start = time.perf_counter()
 check_store(load_store(Path(sys.argv[1])), dt.date(2026, 11, 30), parallel=True)
 print(time.perf_counter() - start)
@@ -108,7 +110,12 @@ def timed_rev(tree: Path, store: Path) -> float:
     """Seconds `check` of the exported revision takes on `store` (timed inside its own process)."""
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
-        [sys.executable, "-c", _TIMED_CHECK, str(store)], env=env, capture_output=True, text=True, timeout=900
+        [sys.executable, "-c", _TIMED_CHECK, str(store), str(tree)],
+        env=env,
+        cwd=tree,  # `python -c` puts the working folder first on sys.path: it must be the exported tree
+        capture_output=True,
+        text=True,
+        timeout=900,
     )
     if out.returncode != 0:
         raise SystemExit(f"the compared revision failed: {out.stderr[-800:]}")

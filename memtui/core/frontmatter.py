@@ -39,10 +39,17 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         """PyYAML's resolver for a plain scalar, with its per-character table merged once, not per value."""
         if kind is ScalarNode and implicit[0]:
+            known = _RESOLVED.get(value)
+            if known is not None:
+                return known
+            resolved = _STR
             for tag, regexp in _IMPLICIT.get(value[:1], ()):
                 if regexp.match(value):
-                    return tag
-            return _STR
+                    resolved = tag
+                    break
+            if len(value) <= 40 and len(_RESOLVED) < 50_000:  # keys and short values repeat across files
+                _RESOLVED[value] = resolved
+            return resolved
         return super().resolve(kind, value, implicit)
 
 
@@ -57,6 +64,8 @@ _IMPLICIT: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
     for first, resolvers in _Loader.yaml_implicit_resolvers.items()
     if first is not None
 }
+_RESOLVED: dict[str, str] = {}
+"""Tags already resolved for short plain scalars (bounded; resolution depends on the text alone)."""
 assert not _Loader.yaml_path_resolvers and not _Loader.yaml_implicit_resolvers.get(None)
 _LOADER = _Loader
 
