@@ -37,7 +37,7 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
     """
 
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
-        """PyYAML's resolver for a plain scalar, with its per-character table merged once, not per value."""
+        """PyYAML's resolution of a plain scalar, without its per-call list building, short values remembered."""
         if kind is ScalarNode and implicit[0]:
             known = _RESOLVED.get(value)
             if known is not None:
@@ -57,16 +57,15 @@ _Loader.yaml_implicit_resolvers = {
     first: [(tag, rx) for tag, rx in resolvers if tag != _TIMESTAMP]
     for first, resolvers in _BASE_LOADER.yaml_implicit_resolvers.items()
 }
-# What BaseResolver.resolve tries for a plain scalar by its first character ('' for the empty value), the
-# wildcard resolvers appended; the shortcut holds only while no path resolvers are registered (SafeLoader has none).
+# What BaseResolver.resolve tries for a plain scalar, by its first character ('' for the empty value). The
+# shortcut is exact only while SafeLoader registers no path resolvers and no wildcard implicit resolvers.
+if _Loader.yaml_path_resolvers or _Loader.yaml_implicit_resolvers.get(None):
+    raise ImportError("this PyYAML registers path or wildcard resolvers; memtui's loader shortcut does not apply")
 _IMPLICIT: dict[str, tuple[tuple[str, re.Pattern[str]], ...]] = {
-    first: tuple(resolvers + _Loader.yaml_implicit_resolvers.get(None, []))
-    for first, resolvers in _Loader.yaml_implicit_resolvers.items()
-    if first is not None
+    first: tuple(resolvers) for first, resolvers in _Loader.yaml_implicit_resolvers.items() if first is not None
 }
 _RESOLVED: dict[str, str] = {}
 """Tags already resolved for short plain scalars (bounded; resolution depends on the text alone)."""
-assert not _Loader.yaml_path_resolvers and not _Loader.yaml_implicit_resolvers.get(None)
 _LOADER = _Loader
 
 
