@@ -41,17 +41,21 @@ _OPEN = re.compile(r"\A---[ \t]*\r?\n")
 _CLOSE = re.compile(r"^---[ \t]*\r?$", re.MULTILINE)
 TODAY = dt.date(2026, 11, 30)
 
-# What a compared revision runs: best of one `check` as `memtui check` runs it, printed in seconds.
+# What each timed run executes, in a fresh process (as `memtui check` starts): reading alone, then `check` as the
+# command runs it; prints both in seconds.
 _TIMED_CHECK = """
 import datetime as dt, sys, time
 from pathlib import Path
+import memtui
+assert memtui.__file__.startswith(sys.argv[2]), f"imported {memtui.__file__}, not the tree asked for"
 from memtui.analysis.check import check_store
 from memtui.core.store import load_store
-import memtui
-assert memtui.__file__.startswith(sys.argv[2]), f"imported {memtui.__file__}, not the compared revision"
+start = time.perf_counter()
+load_store(Path(sys.argv[1]))
+load = time.perf_counter() - start
 start = time.perf_counter()
 check_store(load_store(Path(sys.argv[1])), dt.date(2026, 11, 30), parallel=True)
-print(time.perf_counter() - start)
+print(load, time.perf_counter() - start)
 """
 
 
@@ -106,20 +110,25 @@ def export(rev: str, into: Path) -> Path:
     return into / "tree"
 
 
-def timed_rev(tree: Path, store: Path) -> float:
-    """Seconds `check` of the exported revision takes on `store` (timed inside its own process)."""
+def timed_tree(tree: Path, store: Path) -> tuple[float, float]:
+    """Seconds reading and `check` of the memtui in `tree` take on `store`, in a fresh process.
+
+    A fresh process for every run and every tree: nothing warmed by an earlier run (imports, the loader's tag
+    cache) flatters one side.
+    """
     env = {**os.environ, "PYTHONPATH": str(tree)}
     out = subprocess.run(
         [sys.executable, "-c", _TIMED_CHECK, str(store), str(tree)],
         env=env,
-        cwd=tree,  # `python -c` puts the working folder first on sys.path: it must be the exported tree
+        cwd=tree,  # `python -c` puts the working folder first on sys.path: it must be the tree asked for
         capture_output=True,
         text=True,
         timeout=900,
     )
     if out.returncode != 0:
-        raise SystemExit(f"the compared revision failed: {out.stderr[-800:]}")
-    return float(out.stdout.strip().splitlines()[-1])
+        raise SystemExit(f"timing {tree} failed: {out.stderr[-800:]}")
+    load, check_s = out.stdout.strip().splitlines()[-1].split()
+    return float(load), float(check_s)
 
 
 def main() -> int:
@@ -138,10 +147,11 @@ def main() -> int:
             f, c, load, old = [], [], [], []
             for _ in range(args.repeat):  # interleaved, so drift in machine load hits every figure alike
                 f.append(timed(floor, store))
-                load.append(timed(load_store, store))
-                c.append(timed(check, store))
+                load_s, check_s = timed_tree(ROOT, store)
+                load.append(load_s)
+                c.append(check_s)
                 if tree is not None:
-                    old.append(timed_rev(tree, store))
+                    old.append(timed_tree(tree, store)[1])
             fs = timed(floor_safe_load, store)
             row = {
                 "floor_s": round(min(f), 3),
