@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import pytest
+import yaml
 
 from memtui.core import frontmatter as fm
 
@@ -104,3 +105,22 @@ def test_set_keys_stamps_the_duplicate_key_yaml_reads() -> None:
     stamped = set_keys(text, {"last_verified": "2026-11-30"})
     assert parse(stamped).data["last_verified"] == "2026-11-30"
     assert stamped == text.replace("2019-01-01", "2026-11-30")
+
+
+def test_python_frontmatter_reads_through_memtuis_handler() -> None:
+    """Issue 10: python-frontmatter is the reader; its own `loads` with memtui's handler gives the same metadata."""
+    import frontmatter as python_frontmatter
+
+    retry = "---\nname: a: b\nupdated: 2026-07-25T19:17:39.087Z\ntype: user\n---\n\nBody.\n"
+    for text in (GEN_A, GEN_B, retry):
+        post = python_frontmatter.loads(text, handler=fm.HANDLER)
+        assert post.metadata == fm.parse(text).data and post.content == "Body."
+    assert fm.parse(retry).data["updated"] == "2026-07-25T19:17:39.087Z"  # kept as written, not a datetime
+    assert isinstance(fm.HANDLER, python_frontmatter.YAMLHandler)
+
+
+def test_the_plain_mapping_shortcut_builds_what_the_constructor_builds() -> None:
+    text = "---\nname: n\nname: last\nmetadata:\n  type: user\n  deep:\n    k: v\nx: 'q'\n---\nb\n"
+    block = fm.split_block(text)[0]
+    assert block is not None
+    assert fm.parse(text).data == yaml.load(block, Loader=fm._Loader)  # noqa: S506 - a safe loader

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from pathlib import Path
@@ -13,8 +14,10 @@ MAX_LINES = 200
 MAX_UNITS = 25_000
 
 # The lenient entry grammar from the format reference: any bullet, a link, an optional separator and hook.
+# The title is `(?:[^\]\\\n]|\\.)+` unrolled (same matches, a third faster: no alternation per character).
 _ENTRY = re.compile(
-    r"^\s*[-*+]\s+\[(?P<title>(?:[^\]\\\n]|\\.)+)\]\((?P<target>[^)\s]+)\)\s*(?:(?:—|–|--|-|:)\s*(?P<hook>.*))?$"
+    r"^\s*[-*+]\s+\[(?P<title>(?=[^\]\n])[^\]\\\n]*(?:\\.[^\]\\\n]*)*)\]\((?P<target>[^)\s]+)\)\s*"
+    r"(?:(?:—|–|--|-|:)\s*(?P<hook>.*))?$"
 )
 # Claude Code's own pattern (`\A---\s*\n[\s\S]*?---\s*\n?`), same matches, but the opening takes no newline
 # before its `\n`: `\s*\n` retried the lazy scan once per blank line (quadratic; issue 7 H2).
@@ -24,23 +27,21 @@ _COMMENT = re.compile(r"<!--[\s\S]*?-->")
 
 def parse_entry(line: str, number: int) -> IndexEntry | None:
     """Parse one index line into an entry, or None for a non-entry line (kept verbatim elsewhere)."""
-    match = _ENTRY.match(line.rstrip("\r"))
+    raw = line.rstrip("\r")
+    match = _ENTRY.match(raw)
     if not match:
         return None
-    target = match.group("target").split("#", 1)[0]
+    title, target, hook = match.group("title", "target", "hook")
+    target = target.split("#", 1)[0]
     if not target:
         return None
-    return IndexEntry(
-        line=number,
-        title=match.group("title"),
-        target=target,
-        hook=(match.group("hook") or "").strip(),
-        raw=line.rstrip("\r"),
-    )
+    return IndexEntry(line=number, title=title, target=target, hook=(hook or "").strip(), raw=raw)
 
 
 def utf16_units(text: str) -> int:
     """JavaScript `string.length`: UTF-16 code units."""
+    if text.isascii():
+        return len(text)
     return len(text.encode("utf-16-le")) // 2
 
 
@@ -51,25 +52,26 @@ def measure(text: str) -> IndexBudget:
     line numbers in the result refer to the original file.
     """
     # CRLF is kept: Claude Code splits on "\n" and counts each "\r" as a unit, and so do we.
-    # Build the loaded text while remembering, for every kept character, its offset in the file.
-    kept_chars: list[str] = []
-    offsets: list[int] = []
+    # Build the loaded text while remembering where each kept run of characters starts in it and in the file.
+    pieces: list[str] = []
+    runs: list[tuple[int, int]] = []  # (offset in the loaded text, offset in the file), one per kept run
+    loaded_len = 0
     pos = 0
     front = _FRONT.match(text)
     if front:
         pos = front.end()
     # no comment closes past the last "-->": without this bound every unclosed "<!--" scans to the end (issue 7 H2)
     for comment in _COMMENT.finditer(text, pos, max(pos, text.rfind("-->") + 3)):
-        kept_chars.append(text[pos : comment.start()])
-        offsets.extend(range(pos, comment.start()))
+        runs.append((loaded_len, pos))
+        pieces.append(text[pos : comment.start()])
+        loaded_len += comment.start() - pos
         pos = comment.end()
-    kept_chars.append(text[pos:])
-    offsets.extend(range(pos, len(text)))
-    loaded = "".join(kept_chars)
+    runs.append((loaded_len, pos))
+    pieces.append(text[pos:] if pos else text)
+    loaded = "".join(pieces) if len(pieces) > 1 else pieces[0]
     lead = len(loaded) - len(loaded.lstrip())
     trail = len(loaded.rstrip())
-    trimmed = loaded[lead:trail]
-    offsets = offsets[lead:trail]
+    trimmed = loaded[lead:trail] if lead or trail < len(loaded) else loaded
     lines = trimmed.split("\n")
     units = utf16_units(trimmed)
     over_lines = len(lines) > MAX_LINES
@@ -84,7 +86,9 @@ def measure(text: str) -> IndexBudget:
         cut = newline + 1 if newline > 0 else limit
     first_unloaded: int | None = None
     if cut is not None and cut < len(trimmed):
-        first_unloaded = text.count("\n", 0, offsets[cut]) + 1
+        at = lead + cut
+        run_start, file_start = runs[bisect.bisect_right(runs, at, key=lambda run: run[0]) - 1]
+        first_unloaded = text.count("\n", 0, file_start + at - run_start) + 1
     return IndexBudget(
         lines=len(lines) if trimmed else 0,
         units=units,
@@ -95,6 +99,8 @@ def measure(text: str) -> IndexBudget:
 
 
 def _char_index_at_unit(text: str, unit: int) -> int:
+    if text.isascii():
+        return min(unit, len(text))
     count = 0
     for i, ch in enumerate(text):
         if count >= unit:

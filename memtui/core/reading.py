@@ -24,7 +24,7 @@ def sha256(data: bytes) -> str:
 
 def decode(data: bytes) -> str:
     """Decode UTF-8 (with or without BOM); raise DecodeError naming the first bad byte."""
-    if b"\x00" in data[:8192]:
+    if data.find(b"\x00", 0, 8192) != -1:
         raise DecodeError("binary file (contains NUL bytes), not a Markdown memory")
     try:
         text = data.decode("utf-8")
