@@ -310,11 +310,11 @@ KILLER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
     from memtui import ops
-    original = ops._Txn.delete
-    def delete_then_die(self, path, *, expected):
-        original(self, path, expected=expected)
+    original = ops._Txn.move
+    def move_then_die(self, src, dest, *, expected):
+        original(self, src, dest, expected=expected)
         os.kill(os.getpid(), 9)
-    ops._Txn.delete = delete_then_die
+    ops._Txn.move = move_then_die
     ops.archive(Path(sys.argv[1]), "feedback_rule_1.md", reason="killed mid-move")
 """)
 

@@ -1,7 +1,8 @@
 """The subcommands (DESIGN §5): `check`, every action, `history`, `init`, the hook; each returns its exit code.
 
 Thin on purpose: each parses nothing (see `parser`), calls the same core and ops the TUI calls, and prints.
-`check` never writes and never imports Textual. Refusals are raised (a `MemtuiError`) and printed in one
+`check` never imports Textual and never writes a decision; like `history` (and the TUI's start) it first
+heals the store (`ops.heal`) when a killed memtui left a decision half-done. Refusals are raised (a `MemtuiError`) and printed in one
 place, `memtui.cli.main`.
 """
 
@@ -53,6 +54,14 @@ def _store_path(value: str | None) -> Path:
     return found
 
 
+def _heal(store: Path) -> None:
+    """Finish or roll back a decision a kill interrupted before reading the store; say so on stderr."""
+    from memtui import ops
+
+    for note in ops.heal(store):
+        print(f"memtui: note: {_safe(note)}", file=sys.stderr)
+
+
 def _file_arg(store: Path, value: str) -> str:
     """Accept FILE relative to the store, or a path (relative to here) that lies inside it."""
     from memtui.core.store import detect_layout
@@ -78,6 +87,7 @@ def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ig
         path = make_demo_store(today)  # dated around the day asked for, so --today gives the same report
     else:
         path = _store_path(store_arg)
+        _heal(path)
     store = load_store(path)
     from memtui.audit.repo import NotInGit
 
@@ -305,6 +315,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     store = _store_path(args.store)
     layout = detect_layout(store)
     repo = open_repo(layout)
+    _heal(store)
     paths: list[str] = []
     if args.file:
         rel = _file_arg(store, args.file)

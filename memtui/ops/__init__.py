@@ -24,7 +24,7 @@ from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
 from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, SecretRefused
 from memtui.ops.paths import TEMP_FILE, atomic_write, check_new_name, safe_path
 from memtui.ops.recording import GITIGNORE, init, record_agent_write
-from memtui.ops.transaction import Txn, recover, scan_bytes
+from memtui.ops.transaction import Txn, heal, recover, scan_bytes
 from memtui.ops.transaction import Txn as _Txn  # the name tests and probes patch
 from memtui.ops.transaction import decision as _decision
 
@@ -51,6 +51,7 @@ __all__ = [
     "default_merge_text",
     "edit",
     "finish_review",
+    "heal",
     "fix_date",
     "init",
     "keep_both",

@@ -40,8 +40,8 @@ def _stamp(text: str, updates: dict[str, str]) -> str:
 def archive_one(txn: Txn, path: Path, data: bytes, memory: Memory, reason: str, stamps: dict[str, str]) -> Path:
     """Move one memory into the archive: stamp its front matter (lines added only), move its index line.
 
-    The archived copy is written before the live file is removed, so a kill between the two leaves the
-    memory twice (healed from the journal), never nowhere.
+    The memory moves with one rename after its index line is gone and before the archive's index names it,
+    so a kill at any point leaves a store whose indexes point only at files that exist.
     """
     first = txn.layout.archived_path(path)
     dest = first
@@ -59,16 +59,18 @@ def archive_one(txn: Txn, path: Path, data: bytes, memory: Memory, reason: str, 
             text, {"status": "archived", "archived_at": txn.today.isoformat(), "archived_reason": reason, **stamps}
         )
         new_data = encode_like(new_text, data)
-    txn.write(dest, new_data, expected=None)
-    txn.delete(path, expected=data)
+    # each step leaves a consistent store (no index line to a missing file, never the memory twice or nowhere)
     index_remove(txn, {path})
+    txn.move(path, dest, expected=data)
+    if new_data != data:
+        txn.write(dest, new_data, expected=data)
     archive_index_add(txn, dest, memory.title, reason)
     return dest
 
 
-def _required_reason(reason: str) -> str:
+def _required_reason(reason: str, files: Sequence[str]) -> str:
     if not reason or not reason.strip():
-        raise OpError("a reason is required to archive a memory (it is what history will say)")
+        raise OpError(f"{', '.join(files)}: a reason is required to archive a memory (it is what history will say)")
     return reason.strip()
 
 
@@ -94,7 +96,7 @@ def archive(
     today: dt.date | None = None,
 ) -> OpResult:
     """Archive a memory: move it out of the loaded folder with its reason, one commit."""
-    why = _required_reason(reason)
+    why = _required_reason(reason, [file])
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
         successor = None
@@ -130,7 +132,7 @@ def archive_many(
     if len(names) == 1:
         one = (expected_hashes or {}).get(names[0])
         return archive(store, names[0], reason=reason, expected_hash=one, allow_secret=allow_secret, today=today)
-    why = _required_reason(reason)
+    why = _required_reason(reason, names)
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         paths = [safe_path(txn.layout, f) for f in names]
@@ -164,9 +166,10 @@ def _restore_one(txn: Txn, path: Path, data: bytes, memory: Memory, planned: set
         new_data = encode_like(frontmatter.remove_keys(memory.text, list(STAMP_KEYS)), data)
     else:
         new_data = data
-    txn.write(dest, new_data, expected=None)
-    txn.delete(path, expected=data)
     archive_index_remove(txn, path)
+    txn.move(path, dest, expected=data)
+    if new_data != data:
+        txn.write(dest, new_data, expected=data)
     if not _index_put_back(txn, path, dest):
         restored = read_memory(dest, txn.rel(dest), in_archive=False)
         index_add(txn, dest, restored.title, restored.description)

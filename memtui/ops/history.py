@@ -12,7 +12,10 @@ import datetime as dt
 from pathlib import Path
 
 from memtui.audit.repo import Event, escape_path, message
+from memtui.core import index as idx
 from memtui.core.model import Memory
+from memtui.core.reading import DecodeError, decode
+from memtui.ops.index_edit import encode_like
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.transaction import Txn, decision
 
@@ -58,13 +61,41 @@ def _reverse(txn: Txn, target: Event, events: list[Event], verb: str) -> list[Pa
                 f"cannot {verb} {target.action}: {escape_path(rel)} changed since that decision; nothing was changed"
             )
         plan.append((path, now, before))
-    for path, now, before in plan:
-        if before is None:
-            if now is not None:
-                txn.delete(path, expected=now)
-        else:
-            txn.write(path, before, expected=now)
+    _apply_in_safe_order(txn, plan)
     return [path for path, _, _ in plan]
+
+
+def _apply_in_safe_order(txn: Txn, plan: list[tuple[Path, bytes | None, bytes | None]]) -> None:
+    """Write a reversal so a kill at any point leaves no index line to a missing file and no memory twice.
+
+    First the indexes lose their lines to files about to go, then files go, then files come back, and
+    last the indexes get their final text (with lines to the files now back).
+    """
+    indexes = {txn.layout.index_path, txn.layout.archive_index_path}
+    going = {path for path, _, before in plan if before is None and path not in indexes}
+    finals: list[tuple[Path, bytes | None, bytes | None]] = []
+    for path, now, before in plan:
+        if path not in indexes or now is None or before is None:
+            continue
+        try:
+            text = decode(now)
+        except DecodeError:
+            continue
+        thinner = encode_like(idx.remove_entries(text, path.parent, going), now)
+        if thinner not in (now, before):
+            txn.write(path, thinner, expected=now)
+            now = thinner
+        finals.append((path, now, before))
+    for path, now, before in plan:
+        if before is None and now is not None:
+            txn.delete(path, expected=now)
+    for path, now, before in plan:
+        if before is not None and path not in indexes:
+            txn.write(path, before, expected=now)
+    done = {path for path, _, _ in finals}
+    for path, now, before in finals + [e for e in plan if e[0] in indexes and e[0] not in done]:
+        if before is not None and now != before:
+            txn.write(path, before, expected=now)
 
 
 def undo(store: Path, *, today: dt.date | None = None) -> OpResult:

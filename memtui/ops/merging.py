@@ -120,7 +120,7 @@ def merge(
 ) -> OpResult:
     """Merge two or more memories into one: write the merged memory, archive the others, one commit."""
     if len(set(files)) < 2:
-        raise OpError("name at least two different memories to merge")
+        raise OpError(f"{', '.join(files) or '(none)'}: name at least two different memories to merge")
     expected_hashes = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         layout = txn.layout

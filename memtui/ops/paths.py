@@ -57,26 +57,32 @@ def _write_via(tmp: Path, path: Path, data: bytes) -> None:
 TEMP_FILE = re.compile(r"^\..*\.memtui-\d+(-[0-9a-f]+)?\.tmp$")
 
 
-def remove_temp_files(layout: StoreLayout) -> list[Path]:
-    """Delete temp files a killed memtui left in the store (only memtui's own names; the lock is held)."""
-    removed = []
+def temp_files(layout: StoreLayout) -> list[Path]:
+    """Temp files a killed memtui left in the store (only memtui's own names)."""
+    found = []
     for folder in {layout.root, layout.scan_root, layout.archive_dir}:
         if not folder.is_dir() or folder.is_symlink():
             continue
         for dirpath, dirnames, filenames in os.walk(folder):
             dirnames[:] = [d for d in dirnames if d != ".git"]
-            for name in filenames:
-                if TEMP_FILE.match(name):
-                    path = Path(dirpath) / name
-                    try:
-                        path.unlink()
-                        removed.append(path)
-                    except OSError:
-                        pass
+            found += [Path(dirpath) / name for name in filenames if TEMP_FILE.match(name)]
+    return found
+
+
+def remove_temp_files(layout: StoreLayout) -> list[Path]:
+    """Delete temp files a killed memtui left in the store (the lock is held); the ones removed."""
+    removed = []
+    for path in temp_files(layout):
+        try:
+            path.unlink()
+            removed.append(path)
+        except OSError:
+            pass
     return removed
 
 
 def inside(path: Path, folder: Path) -> bool:
+    """Whether `path` lies in `folder` (both absolute, compared as written)."""
     try:
         path.relative_to(folder)
     except ValueError:
@@ -153,6 +159,7 @@ def refuse_links(layout: StoreLayout) -> None:
 
 
 def archived_path(layout: StoreLayout, file: str) -> Path:
+    """The archived memory a person named (by its archive path, or its name in the archive), refusing anything else."""
     candidates = [file]
     archive_rel = Path(os.path.relpath(layout.archive_dir, layout.root)).as_posix()
     if not Path(os.path.normpath(layout.root / file)).is_relative_to(layout.archive_dir):

@@ -11,23 +11,25 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import errno
 import hashlib
 import json
 import os
 from collections.abc import Iterator, Sequence
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis import secrets
 from memtui.audit import repo as gitrepo
-from memtui.audit.lock import lock_path, pid_alive, store_lock
+from memtui.audit.lock import LockHeld, lock_path, pid_alive, store_lock
 from memtui.audit.repo import FileState, NotInGit, StoreRepo, escape_path, open_repo
+from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
 from memtui.core.store import StoreLayout, detect_layout
 from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, refuse_secrets
-from memtui.ops.paths import atomic_write, refuse_links, remove_temp_files
+from memtui.ops.paths import atomic_write, refuse_links, remove_temp_files, temp_files
 
 
 @dataclass
@@ -103,10 +105,31 @@ class Txn:
         self._remember(path, expected, None)
         path.unlink()
 
+    def move(self, src: Path, dest: Path, *, expected: bytes) -> None:
+        """Move a file with one rename, so it exists under exactly one name at every moment (a kill never leaves
+        it twice or nowhere), first checking `src` still holds `expected` and `dest` does not exist."""
+        if src.is_symlink() or dest.is_symlink() or dest.parent.is_symlink():
+            raise PathRefused(f"{self.rel(src)}: a symlink; memtui does not write through links")
+        self._check(src, expected)
+        self._check(dest, None)
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        self._remember(src, expected, None)
+        self._remember(dest, None, expected)
+        try:
+            os.rename(src, dest)
+        except OSError as exc:
+            if exc.errno != errno.EXDEV:
+                raise
+            atomic_write(dest, expected, tmp_dir=self.repo.git_dir)  # another file system: copy, then remove
+            src.unlink()
+
     def rollback(self) -> None:
-        """Put back what memtui changed — only files that still hold exactly what memtui wrote."""
+        """Put back what memtui changed — only files that still hold exactly what memtui wrote.
+
+        Newest change first, so each step undoes one the store was consistent after (an index line is put
+        back only once its memory is back)."""
         kept = []
-        for path in self.after:
+        for path in reversed(list(self.after)):
             now = path.read_bytes() if path.exists() else None
             if _fingerprint(now) not in self.versions.get(path, []):
                 if now != self.before.get(path):
@@ -231,7 +254,7 @@ def recover(txn: Txn) -> None:
         return
     head = txn.repo.head()
     rolled, rels = 0, []
-    for entry in entries:
+    for entry in reversed(entries):  # newest change first, as rollback does
         path = Path(os.fsdecode(entry["path"].encode("latin-1")))
         rel = txn.repo.rel(path)
         rels.append(rel)
@@ -315,7 +338,11 @@ def decision(
             "memtui cannot record decisions there"
         )
     lock = lock_path(repo.git_dir, layout.root)
-    with store_lock(lock):
+    with ExitStack() as held:
+        try:
+            held.enter_context(store_lock(lock))
+        except LockHeld as exc:
+            raise LockHeld(f"{layout.root}: {exc}") from None  # name the store that is busy
         repo.refuse_unsafe_state()
         txn = Txn(
             layout=layout,
@@ -333,6 +360,33 @@ def decision(
         except BaseException:
             txn.rollback()
             raise
+
+
+def heal(store: Path) -> tuple[str, ...]:
+    """Finish or roll back a decision a kill interrupted, before the store is shown; notes for the person.
+
+    Opening a store (the TUI's start, `check`, `history`) calls this. It writes only when memtui left
+    something behind: a journal, an unsynced commit, temp files. A store it cannot heal now (not in git,
+    busy with another memtui, mid-merge) is left to the next action, which heals before it decides.
+    """
+    try:
+        layout = detect_layout(store)
+        refuse_links(layout)
+        repo = open_repo(layout)
+    except MemtuiError:
+        return ()
+    lock = lock_path(repo.git_dir, layout.root)
+    journal = lock.with_name(lock.stem + ".journal")
+    if not (journal.exists() or any(repo.git_dir.glob("memtui-sync-*")) or temp_files(layout)):
+        return ()
+    try:
+        with store_lock(lock):
+            repo.refuse_unsafe_state()
+            txn = Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False, journal=journal)
+            recover(txn)
+            return tuple(txn.notes)
+    except MemtuiError:
+        return ()
 
 
 def load(txn: Txn, path: Path, expected_hash: str | None, *, archive: bool = False) -> tuple[Memory, bytes]:
