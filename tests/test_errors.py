@@ -104,6 +104,7 @@ def test_cli_prints_title_for_a_busy_store(store: Path) -> None:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         out = run("verify", str(store), "feedback_a.md")
         assert out.returncode == 2 and out.stderr.startswith("memtui: Store busy — "), out.stderr
+        assert str(store) in out.stderr  # names the store that is busy
     finally:
         holder.kill()
         holder.wait(timeout=TIMEOUT)
@@ -114,3 +115,12 @@ def test_cli_prints_title_for_a_busy_store(store: Path) -> None:
 def test_cli_prints_title_for_bad_usage(store: Path) -> None:
     out = run("check", str(store), "--today", "yesterday")
     assert out.returncode == 2 and out.stderr.startswith("memtui: Usage — ") and "--today" in out.stderr
+
+
+def test_refusals_without_a_file_name_the_store(store: Path) -> None:
+    out = run("undo", str(store))
+    assert out.returncode == 2 and out.stderr.startswith("memtui: Refused — ") and str(store) in out.stderr
+    out = run("redo", str(store))
+    assert out.returncode == 2 and "nothing to redo" in out.stderr and str(store) in out.stderr
+    out = run("archive", str(store), "feedback_a.md", "--reason", " ")
+    assert out.returncode == 2 and "feedback_a.md: a reason is required" in out.stderr

@@ -105,7 +105,7 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
         reverted = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
         target = next((e for e in events if e.action in UNDOABLE and e.commit not in reverted), None)
         if target is None:
-            raise OpError("nothing to undo: no memtui decision in this store's history")
+            raise OpError(f"{txn.layout.root}: nothing to undo: no memtui decision in this store's history")
         written = _reverse(txn, target, events, "undo")
         trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
         msg = message(
@@ -123,7 +123,7 @@ def redo(store: Path, *, today: dt.date | None = None) -> OpResult:
         newest = next((e for e in events if e.action in (*UNDOABLE, "undo")), None)
         if newest is None or newest.action != "undo":
             what = f"the newest decision is {newest.action} of {newest.memory}" if newest else "nothing was undone"
-            raise OpError(f"nothing to redo: {what}, not an undo (redo only follows an undo)")
+            raise OpError(f"{txn.layout.root}: nothing to redo: {what}, not an undo (redo only follows an undo)")
         reapplied = newest.trailers.get("Memtui-Reverts", [])
         by_commit = {e.commit: e for e in events}
         original = by_commit.get(reapplied[0]) if reapplied else None
