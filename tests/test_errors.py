@@ -124,3 +124,13 @@ def test_refusals_without_a_file_name_the_store(store: Path) -> None:
     assert out.returncode == 2 and "nothing to redo" in out.stderr and str(store) in out.stderr
     out = run("archive", str(store), "feedback_a.md", "--reason", " ")
     assert out.returncode == 2 and "feedback_a.md: a reason is required" in out.stderr
+
+
+def test_a_symlinked_index_is_refused_with_its_own_title(store: Path, tmp_path: Path) -> None:
+    outside = tmp_path / "elsewhere.md"
+    outside.write_text("# not the store's index\n")
+    (store / "MEMORY.md").unlink()
+    (store / "MEMORY.md").symlink_to(outside)
+    out = run("verify", str(store), "feedback_a.md")
+    assert out.returncode == 2 and out.stderr.startswith("memtui: Symlink refused — ")
+    assert "MEMORY.md is a symlink" in out.stderr

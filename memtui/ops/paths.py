@@ -54,6 +54,8 @@ def _write_via(tmp: Path, path: Path, data: bytes) -> None:
         raise
 
 
+SYMLINK_TITLE = "Symlink refused"
+
 TEMP_FILE = re.compile(r"^\..*\.memtui-\d+(-[0-9a-f]+)?\.tmp$")
 
 
@@ -136,7 +138,7 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
     if candidate.exists() or candidate.is_symlink():
         real = candidate.resolve()
         if not any(inside(real, a.resolve()) for a in allowed):
-            raise PathRefused(f"{rel}: a symlink pointing outside the store ({real})")
+            raise PathRefused(f"{rel}: a symlink pointing outside the store ({real})", title=SYMLINK_TITLE)
     elif must_exist:
         raise PathRefused(f"{rel}: no such memory in {layout.root}")
     return candidate
@@ -154,7 +156,8 @@ def refuse_links(layout: StoreLayout) -> None:
         if part.is_symlink():
             raise PathRefused(
                 f"{part} is a symlink; memtui does not write through links (it could write outside "
-                "the store) — replace it with the real file or folder"
+                "the store) — replace it with the real file or folder",
+                title=SYMLINK_TITLE,
             )
 
 

@@ -29,7 +29,7 @@ from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
 from memtui.core.store import StoreLayout, detect_layout
 from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, refuse_secrets
-from memtui.ops.paths import atomic_write, refuse_links, remove_temp_files, temp_files
+from memtui.ops.paths import SYMLINK_TITLE, atomic_write, refuse_links, remove_temp_files, temp_files
 
 
 @dataclass
@@ -94,7 +94,7 @@ class Txn:
     def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
         """Write atomically, first checking the file still holds `expected` (None: it must not exist)."""
         if path.is_symlink() or path.parent.is_symlink():
-            raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links")
+            raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links", title=SYMLINK_TITLE)
         self._check(path, expected)
         self._remember(path, expected, data)
         atomic_write(path, data, tmp_dir=self.repo.git_dir)
@@ -109,7 +109,7 @@ class Txn:
         """Move a file with one rename, so it exists under exactly one name at every moment (a kill never leaves
         it twice or nowhere), first checking `src` still holds `expected` and `dest` does not exist."""
         if src.is_symlink() or dest.is_symlink() or dest.parent.is_symlink():
-            raise PathRefused(f"{self.rel(src)}: a symlink; memtui does not write through links")
+            raise PathRefused(f"{self.rel(src)}: a symlink; memtui does not write through links", title=SYMLINK_TITLE)
         self._check(src, expected)
         self._check(dest, None)
         dest.parent.mkdir(parents=True, exist_ok=True)
