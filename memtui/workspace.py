@@ -16,6 +16,7 @@ from memtui.audit.repo import Event, StoreRepo, try_open_repo
 from memtui.core.freshness import Freshness, assess
 from memtui.core.model import Finding, Memory
 from memtui.core.store import Store, load_store
+from memtui.ops import heal
 
 
 @dataclass(frozen=True)
@@ -96,7 +97,9 @@ def open_store(path: Path, today: dt.date | None = None, policy: dict[str, int |
     """Read the store and badge every memory (dates from front matter or mtime); no findings yet.
 
     `policy` is `Settings.policy()` for this store: the days until a memory of each type is stale.
+    First heals the store (`ops.heal`): what an interrupted memtui decision left is finished or rolled back.
     """
+    heal(path)  # a decision a kill interrupted is finished or rolled back before anything is shown
     today = today or dt.date.today()
     store = load_store(path)
     badges = {m.path: assess(m, today, policy=policy) for m in store.memories}

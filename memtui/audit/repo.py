@@ -39,6 +39,7 @@ from memtui.audit.trailers import (
     parse_trailers,
     unescape_path,
 )
+from memtui.core.errors import MemtuiError
 from memtui.core.store import StoreLayout
 
 __all__ = [
@@ -84,8 +85,10 @@ _NO_HOOKS_DIR = os.devnull
 ZERO_OID = "0" * 40
 
 
-class NotInGit(Exception):
+class NotInGit(MemtuiError):
     """The store is not inside a usable git work tree (base of every repository refusal)."""
+
+    title = "Git"
 
 
 class GitFailed(NotInGit):

@@ -1,0 +1,149 @@
+"""kill -9 at every write of a decision leaves a consistent store, and opening the store heals what was left.
+
+A subprocess runs the real `memtui` command with os.replace / os.rename / os.unlink wrapped to SIGKILL itself
+at the K-th call; right after, before any memtui runs, the store must be consistent: no index line points at
+a missing file, no memory is both live and archived, and every memory's text is still somewhere (work tree or
+git). Then `memtui check` (or opening the workspace) finishes or rolls back what the journal says.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import signal
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+from conftest import git, init_repo, memory, write_files
+
+from memtui import ops
+from memtui.workspace import open_store
+
+TIMEOUT = 120
+
+KILLER = textwrap.dedent("""
+    import os, sys
+    KILL_AT = int(os.environ["KILL_AT"])
+    count = 0
+    def wrap(name):
+        original = getattr(os, name)
+        def wrapped(*a, **k):
+            global count
+            result = original(*a, **k)
+            count += 1
+            if count == KILL_AT:
+                os.kill(os.getpid(), 9)
+            return result
+        setattr(os, name, wrapped)
+    for name in ("replace", "rename", "unlink"):
+        wrap(name)
+    from memtui.cli import main
+    rc = main(sys.argv[1:])
+    sys.stderr.write(f"POINTS {count}\\n")
+    raise SystemExit(rc)
+""")
+LINK = re.compile(r"\\]\\(([^)\\s]+)\\)")
+
+
+def project(tmp_path: Path) -> tuple[Path, Path]:
+    top = tmp_path / "p"
+    files: dict[str, str | bytes] = {"README.txt": "project\n"}
+    index = ["# Memory index", ""]
+    for i in range(4):
+        files[f"memory/feedback_rule_{i}.md"] = memory(f"feedback_rule_{i}", body=f"Rule {i} (unique-{i}).")
+        index.append(f"- [rule {i}](feedback_rule_{i}.md) — rule {i}")
+    files["memory/MEMORY.md"] = "\n".join(index) + "\n"
+    write_files(top, files)
+    init_repo(top)
+    return top, top / "memory"
+
+
+def killed(args: list[str], k: int) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "KILL_AT": str(k), "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-c", KILLER, *args], capture_output=True, text=True, env=env, timeout=TIMEOUT
+    )
+
+
+def inconsistencies(top: Path) -> list[str]:
+    """Index lines to missing files, and memories both live and archived (compared by their unique body line)."""
+    store, archive = top / "memory", top / "memory.archive"
+    problems = []
+    for folder, name in ((store, "MEMORY.md"), (archive, "ARCHIVE.md")):
+        index = folder / name
+        if index.exists():
+            problems += [f"{name} -> {t}" for t in LINK.findall(index.read_text()) if not (folder / t).exists()]
+    if archive.is_dir():
+        live = {p.name for p in store.glob("*.md")}
+        problems += [f"{p.name} live and archived" for p in archive.glob("feedback_*.md") if p.name in live]
+    return problems
+
+
+def texts_everywhere(top: Path) -> str:
+    """Every memory text in the work tree and in git's history."""
+    tree = "".join(p.read_text(errors="replace") for p in top.rglob("*.md") if ".git" not in p.parts)
+    return tree + git(top, "log", "--all", "-p", "--format=")
+
+
+ACTIONS = {
+    "archive": ["archive", "{store}", "feedback_rule_1.md", "--reason", "killed"],
+    "bulk-archive": ["archive", "{store}", "feedback_rule_1.md", "feedback_rule_2.md", "--reason", "killed"],
+    "restore": ["restore", "{store}", "feedback_rule_0.md"],
+    "merge": ["merge", "{store}", "feedback_rule_1.md", "feedback_rule_2.md", "--into", "feedback_m.md"],
+    "undo": ["undo", "{store}"],
+}
+
+
+@pytest.mark.parametrize("action", list(ACTIONS))
+def test_a_kill_at_any_write_leaves_a_consistent_store_and_opening_heals_it(tmp_path: Path, action: str) -> None:
+    def fresh(name: str) -> tuple[Path, Path, list[str]]:
+        top, store = project(tmp_path / name)
+        if action in ("restore", "undo"):
+            ops.archive(store, "feedback_rule_0.md", reason="setup")
+        return top, store, [a.format(store=store) for a in ACTIONS[action]]
+
+    top, store, args = fresh("count")
+    counted = killed(args, 0)
+    assert counted.returncode == 0, counted.stderr
+    points = int(counted.stderr.rsplit("POINTS ", 1)[1].split()[0])
+    assert points >= 2
+    for k in range(1, points + 1):
+        top, store, args = fresh(f"k{k}")
+        out = killed(args, k)
+        assert out.returncode == -signal.SIGKILL, (k, out.stderr)
+        assert inconsistencies(top) == [], f"kill after write {k} of {points}"
+        everything = texts_everywhere(top)
+        for i in range(4):
+            assert f"unique-{i}" in everything, f"kill after write {k}: memory {i} lost"
+        open_store(store)  # what the TUI's start, `check` and `history` do first
+        assert inconsistencies(top) == []
+        assert not list((top / ".git").glob("memtui-*.journal")), f"kill after write {k}: journal left after opening"
+        assert git(top, "diff", "--cached", "--name-only") == ""
+
+
+def test_opening_the_workspace_rolls_back_an_interrupted_decision(tmp_path: Path) -> None:
+    top, store = project(tmp_path)
+    index_before = (store / "MEMORY.md").read_bytes()
+    out = killed(["archive", str(store), "feedback_rule_1.md", "--reason", "killed"], 2)
+    assert out.returncode == -signal.SIGKILL
+    assert list((top / ".git").glob("memtui-*.journal"))  # the decision was interrupted mid-way
+    ws = open_store(store)
+    assert not list((top / ".git").glob("memtui-*.journal"))
+    assert (store / "feedback_rule_1.md").exists() and (store / "MEMORY.md").read_bytes() == index_before
+    assert "feedback_rule_1.md" in [m.path for m in ws.store.memories]
+    assert not (top / "memory.archive" / "feedback_rule_1.md").exists()
+
+
+def test_check_says_it_healed_the_store(tmp_path: Path) -> None:
+    top, store = project(tmp_path)
+    out = killed(["archive", str(store), "feedback_rule_1.md", "--reason", "killed"], 2)
+    assert out.returncode == -signal.SIGKILL
+    check = subprocess.run(
+        [sys.executable, "-m", "memtui", "check", str(store), "--json"], capture_output=True, text=True, timeout=TIMEOUT
+    )
+    assert check.returncode in (0, 1), check.stderr
+    assert "interrupted memtui action was rolled back" in check.stderr
+    assert check.stdout.lstrip().startswith("{")  # the JSON stays clean: notes go to stderr
