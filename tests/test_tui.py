@@ -12,7 +12,15 @@ from textual.widgets import DataTable, Input, TextArea
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
-from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog
+from memtui.tui.dialogs import (
+    ArchiveDialog,
+    ChangedDialog,
+    EditDialog,
+    FixDateDialog,
+    HelpScreen,
+    KeptEditDialog,
+    MergeDialog,
+)
 from memtui.tui.history import HistoryDetail, HistoryScreen
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
@@ -30,7 +38,7 @@ def demo(tmp_path: Path) -> Path:
 async def select(app: MemtuiApp, pilot, path: str) -> MemoryPane:  # type: ignore[no-untyped-def]
     """Put the cursor on a memory, focusing its pane, and check the app agrees."""
     pane = await select_memory(app, pilot, path)
-    assert app.selected() is not None and app.selected().path == path  # type: ignore[union-attr]
+    assert app.main_screen.selected() is not None and app.main_screen.selected().path == path  # type: ignore[union-attr]
     return pane
 
 
@@ -86,7 +94,11 @@ async def test_escape_cancels_an_archive(demo: Path) -> None:
         await pilot.press("a", "escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, ArchiveDialog)
-        assert git(demo.parent, "rev-parse", "HEAD") == before and (demo / "user_timezone.md").exists()
+        assert git(demo.parent, "log", "--format=%s").count("memtui: edit") == before
+        assert (
+            "still: [unclosed" not in (demo / "feedback_broken_yaml.md").read_text()
+            and (demo / "user_timezone.md").exists()
+        )
 
 
 async def test_mark_and_merge_in_the_side_by_side_dialog(demo: Path) -> None:
@@ -171,10 +183,10 @@ async def test_filter_keeps_and_clears(demo: Path) -> None:
         assert panes["feedback"].row_count == 1 and panes["user"].row_count == 0
         assert "(1/21)" in str(panes["feedback"].border_title)
         await pilot.press("enter")
-        assert app.filter_text == "bun" and isinstance(app.focused, MemoryPane)
+        assert app.main_screen.filter_text == "bun" and isinstance(app.focused, MemoryPane)
         await pilot.press("slash", "escape")
         await pilot.pause(0.2)
-        assert app.filter_text == "" and panes["feedback"].row_count == 21
+        assert app.main_screen.filter_text == "" and panes["feedback"].row_count == 21
 
 
 async def test_review_queue_decides_with_one_key_and_marks_the_review(demo: Path) -> None:
@@ -394,27 +406,27 @@ async def test_n_and_shift_n_jump_between_memories_with_findings(demo: Path) -> 
         await settle(app, pilot)
         ws = app.ws
         assert ws is not None
-        flagged = [p for _, p in app._order if ws.findings_for(p)]
-        assert 2 < len(flagged) < len(app._order)  # some memories have none: n skips them
+        flagged = [p for _, p in app.main_screen._order if ws.findings_for(p)]
+        assert 2 < len(flagged) < len(app.main_screen._order)  # some memories have none: n skips them
         await pilot.press("n")
         await pilot.pause()
-        first = app.selected()
+        first = app.main_screen.selected()
         assert first is not None and ws.findings_for(first.path)
         visited = [first.path]
         for _ in range(len(flagged) - 1):
             await pilot.press("n")
             await pilot.pause()
-            current = app.selected()
+            current = app.main_screen.selected()
             assert current is not None
             visited.append(current.path)
         assert sorted(visited) == sorted(flagged)  # each one once, across panes, in the order shown
         assert [p for p in flagged if p in visited] == visited
         await pilot.press("n")  # wraps around
         await pilot.pause()
-        assert app.selected().path == visited[0]  # type: ignore[union-attr]
+        assert app.main_screen.selected().path == visited[0]  # type: ignore[union-attr]
         await pilot.press("N")
         await pilot.pause()
-        assert app.selected().path == visited[-1]  # type: ignore[union-attr]
+        assert app.main_screen.selected().path == visited[-1]  # type: ignore[union-attr]
 
 
 async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path) -> None:
@@ -426,4 +438,72 @@ async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path)
             await pilot.press("v")
             await settle(app, pilot)
         said = [n.message for n in app._notifications if "holds a secret" in n.message]
-        assert len(said) == 1, said
+        assert len(said) == 1, [n.message for n in app._notifications]
+
+
+# ---------------------------------------------------------------------------------------------- issue 11 item 7
+
+
+async def test_an_edit_refused_because_the_file_changed_keeps_the_typed_text_to_save_again(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.replace("10:00", "09:30")
+        path = demo / "user_timezone.md"
+        path.write_text(path.read_text() + "Moved to a 4-day week.\n")  # the agent writes meanwhile
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, KeptEditDialog)
+        assert "4-day week" in str(dialog.query_one("#kept-current Static").render())
+        typed = dialog.query_one("#kept-typed", TextArea)
+        assert "09:30" in typed.text and "4-day week" not in typed.text
+        assert "09:30" not in path.read_text()  # nothing overwritten yet
+        typed.text = typed.text.rstrip("\n") + "\nMoved to a 4-day week.\n"  # the person folds the new line in
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        text = path.read_text()
+        assert "09:30" in text and "4-day week" in text
+        assert head(demo)["Memtui-Action"] == ["edit"]
+
+
+async def test_E_opens_a_malformed_memory_in_the_editor_and_the_fix_is_committed_and_shown(demo: Path) -> None:
+    def editor(path: Path) -> None:
+        fixed = path.read_text().replace('"Retry webhooks" three times: then alert', "Retry webhooks 3x")
+        path.write_text(fixed + "---\nRetry webhooks three times, then alert.\n")  # the closing line was missing
+
+    app = make_app(demo, editor_runner=editor)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_broken_yaml.md")
+        assert app.main_screen.selected().is_malformed  # type: ignore[union-attr]
+        await pilot.press("E")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["edit"]
+        assert app.ws is not None
+        fixed = app.ws.store.get("feedback_broken_yaml.md")
+        assert fixed is not None and not fixed.is_malformed and fixed.type == "feedback"
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        assert "feedback_broken_yaml.md" in [str(k.value) for k in panes["feedback"].rows]
+
+
+async def test_an_external_edit_that_still_does_not_parse_is_offered_again_not_lost(demo: Path) -> None:
+    def editor(path: Path) -> None:
+        path.write_text(path.read_text() + "still: [unclosed\n")
+
+    app = make_app(demo, editor_runner=editor)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_broken_yaml.md")
+        before = git(demo.parent, "log", "--format=%s").count("memtui: edit")
+        await pilot.press("E")
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeptEditDialog)
+        assert "still: [unclosed" in app.screen.query_one("#kept-typed", TextArea).text
+        assert git(demo.parent, "log", "--format=%s").count("memtui: edit") == before
+        assert "still: [unclosed" not in (demo / "feedback_broken_yaml.md").read_text()

@@ -2,9 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from textual.binding import Binding
 from textual.content import Content
 from textual.widgets import DataTable
+
+from memtui.core.model import Memory
+from memtui.workspace import Workspace
 
 GROUPS: tuple[tuple[str, str, str], ...] = (
     ("user", "User", "1"),
@@ -96,3 +101,30 @@ class MemoryPane(DataTable[Content]):
             return str(self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value)
         except Exception:
             return None
+
+
+def _by_name(memory: Memory) -> tuple[str, str]:
+    return (memory.title.casefold(), memory.path)
+
+
+_BADGE_RANK = {"expired": 0, "stale": 1, "aging": 2, "unknown": 3, "fresh": 4, "standing": 5}
+
+
+def sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
+    """The pane order for one of MainScreen.SORTS; ties fall back to the name."""
+
+    def age(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return (fresh.age_days or 0) if fresh else 0
+
+    def badge(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return _BADGE_RANK.get(fresh.badge if fresh else "unknown", 3)
+
+    if sort == "age":
+        return lambda m: (-age(m), *_by_name(m))
+    if sort == "freshness":
+        return lambda m: (badge(m), -age(m), *_by_name(m))
+    if sort == "findings":
+        return lambda m: (-len(ws.findings_for(m.path)), *_by_name(m))
+    return _by_name
