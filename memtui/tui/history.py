@@ -17,6 +17,7 @@ from memtui.review import is_duplicate_archive, revoked_only, undone_commits
 from memtui.tui import render
 from memtui.tui.dialogs import HelpScreen, help_text
 from memtui.tui.messages import ThreadSaid
+from memtui.tui.render import cut
 
 COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("replaced by", 22), ("author", 10))
 """Widths that fit 140 columns with the cell padding; longer text is cut with an ellipsis."""
@@ -243,12 +244,6 @@ class HistoryScreen(Screen[None]):
             ("history: Help", self.action_help, "This screen's keys"),
             ("history: Back", self.action_leave, "Back to the panes"),
         ]
-
-
-def cut(text: str, width: int) -> str:
-    """Text that fits a column, cut with an ellipsis (never silently)."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def _short(path: str) -> str:

@@ -14,7 +14,7 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult, ScreenStackError, SuspendNotSupported
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -30,7 +30,7 @@ from memtui.tui.decisions import Operation, Outcome, keep_final_newline
 from memtui.tui.dialogs import HELP, ArchiveDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog, MergeRequest
 from memtui.tui.messages import Decide
 from memtui.tui.preview import Preview
-from memtui.tui.widgets import GROUPS, MemoryPane, sorter
+from memtui.tui.widgets import GROUPS, KeyLine, MemoryPane, sorter
 from memtui.workspace import Workspace
 
 EditorRunner = Callable[[Path], None]
@@ -80,6 +80,13 @@ class MainScreen(Screen[None]):
         Binding("N", "next_finding(-1)", "Previous finding", show=False, id="view.previous_finding"),
     ]
 
+    WIDE = 120
+    """Wider than this, each pane shows an age column and the description."""
+    SHORT = 32
+    """Shorter than this, one pane shows at a time under a line of tabs (digits switch)."""
+    NARROW = 110
+    """Narrower than this, the footer is one compact line of keys."""
+
     SORTS = ("name", "age", "freshness", "findings")
     """What `s` cycles through: name A–Z, oldest first, worst badge first, most findings first."""
 
@@ -108,6 +115,7 @@ class MainScreen(Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="header")
+        yield Static(id="pane-tabs")
         with Horizontal(id="body"):
             with Vertical(id="panes"):
                 for group, label, digit in GROUPS:
@@ -115,10 +123,42 @@ class MainScreen(Screen[None]):
             yield Preview()
         yield Input(placeholder="filter: name, description, file or text (enter keeps, escape clears)", id="filter")
         yield Footer()
+        yield KeyLine(self.BINDINGS, id="keys")
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
+        self._set_current(self._focused_group)
+        self._fit(self.app.size.width, self.app.size.height)
         self.update_header()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width, event.size.height)
+
+    def _fit(self, width: int, height: int) -> None:
+        """Lay the screen out for the terminal: tabs when short, a compact key line when narrow, the age and
+        description columns when wide."""
+        self.set_class(height < self.SHORT, "-short")
+        self.set_class(width < self.NARROW, "-narrow")
+        # the panes take 55% of the width (memtui.tcss); the rest of a row is badge, flags, name, age and padding
+        description = int(width * 0.55) - 2 - 8 - 6 - render.NAME_WIDTH - 5 - 2 * 5 - 2 if width > self.WIDE else 0
+        changed = [pane.set_description_width(max(description, 0)) for pane in self.query(MemoryPane)]
+        if any(changed):
+            self._fill_panes()
+
+    def _set_current(self, group: str) -> None:
+        """The pane keys act on; on a short terminal the only one shown."""
+        self._focused_group = group
+        for pane in self.query(MemoryPane):
+            pane.set_class(pane.group == group, "-current")
+        self._update_tabs()
+
+    def _update_tabs(self) -> None:
+        parts: list[Content] = []
+        for pane in self.query(MemoryPane):
+            count = f"{pane.row_count}/{pane.total}" if pane.row_count != pane.total else f"{pane.total}"
+            text = f" {pane.digit} {pane.label} ({count}) "
+            parts.append(Content.styled(text, "reverse bold") if pane.group == self._focused_group else Content(text))
+        self.query_one("#pane-tabs", Static).update(Content("").join(parts))
 
     def store_changed(self, *, first: bool = False) -> None:
         """The app read the store again: redraw the panes, the header and the preview."""
@@ -165,9 +205,12 @@ class MainScreen(Screen[None]):
             keep = pane.selected_key()
             shown = sorted(groups[group], key=key)
             order += [(group, m.path) for m in shown]
-            rows = [(m.path, render.row(m, ws, m.path in self.marked)) for m in shown]
+            rows = [
+                (m.path, render.row(m, ws, m.path in self.marked, description=pane.description_width)) for m in shown
+            ]
             pane.fill(rows, totals[group], keep)
         self._order = order
+        self._update_tabs()
 
     def update_header(self) -> None:
         """What the store holds, what is left to review, the filter, the sort, the marks and the index budget."""
@@ -185,27 +228,24 @@ class MainScreen(Screen[None]):
             state = Content("analysing…")
         else:
             state = Content(_count_text(self.host.cards))
-        parts = [
-            Content(f"memtui · {len(live)} memories"),
-            Content(f" ({archived} archived)" if archived else ""),
-            Content(" · "),
-            state,
-        ]
+        # what the person set (marks, sort, filter) comes before what the store says: a narrow terminal cuts the end
+        parts = [Content(f"memtui · {len(live)} memories"), Content(f" ({archived} archived)" if archived else "")]
         if self.marked:
             parts.append(render.styled(f" · {len(self.marked)} marked", "badge-aging"))
-        if self.filter_text:
-            parts.append(render.plain(f" · filter: {self.filter_text}"))
         if self.sort != "name":
             parts.append(Content(f" · sort: {self.sort}"))
-        parts += [Content(" · "), render.plain(_short(ws.store.root)), Content("\n"), render.budget_line(ws)]
+        if self.filter_text:
+            parts.append(render.plain(f" · filter: {self.filter_text}"))
+        parts += [Content(" · "), state, Content(" · "), render.plain(_short(ws.store.root))]
+        parts += [Content("\n"), render.budget_line(ws)]
         self.query_one("#header", Static).update(Content("").join(parts))
 
     def _focus_first_pane(self) -> None:
         for group, _, _ in GROUPS:
             pane = self.query_one(f"#pane-{group}", MemoryPane)
             if pane.row_count:
-                pane.focus()
-                self._focused_group = group
+                self._set_current(group)
+                self.call_after_refresh(pane.focus)
                 return
 
     def current_pane(self) -> MemoryPane:
@@ -225,7 +265,7 @@ class MainScreen(Screen[None]):
         if isinstance(pane, MemoryPane):
             pane.update_subtitle()
             if pane.has_focus:
-                self._focused_group = pane.group
+                self._set_current(pane.group)
                 self._show_preview()
 
     def on_descendant_focus(self, event: object) -> None:
@@ -234,7 +274,7 @@ class MainScreen(Screen[None]):
         except ScreenStackError:  # the app is closing
             return
         if isinstance(focused, MemoryPane):
-            self._focused_group = focused.group
+            self._set_current(focused.group)
             self._show_preview()
 
     def _show_preview(self) -> None:
@@ -245,8 +285,8 @@ class MainScreen(Screen[None]):
     def action_focus_pane(self, group: str) -> None:
         """Focus a type pane by its digit."""
         pane = self.query_one(f"#pane-{group}", MemoryPane)
+        self._set_current(group)  # shown first: on a short terminal a hidden pane cannot take focus
         pane.focus()
-        self._focused_group = group
         self._show_preview()
 
     def action_focus_preview(self) -> None:
@@ -287,8 +327,8 @@ class MainScreen(Screen[None]):
                     row = pane.get_row_index(path)
                 except Exception:  # its row is still being added (big panes fill over a few frames)
                     return
+                self._set_current(group)
                 pane.focus()
-                self._focused_group = group
                 pane.move_cursor(row=row, animate=False)
                 return
         self.notify("No memory on screen has a finding", timeout=3)
