@@ -507,3 +507,111 @@ async def test_an_external_edit_that_still_does_not_parse_is_offered_again_not_l
         assert "still: [unclosed" in app.screen.query_one("#kept-typed", TextArea).text
         assert git(demo.parent, "log", "--format=%s").count("memtui: edit") == before
         assert "still: [unclosed" not in (demo / "feedback_broken_yaml.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- issue 11 items 3–5
+
+
+async def test_marks_feed_archive_and_verify_one_commit_each_and_the_header_counts_them(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for name in ("user_role.md", "user_editor.md"):
+            await select(app, pilot, name)
+            await pilot.press("space")
+        await pilot.pause(0.2)
+        assert "2 marked" in str(app.query_one("#header").render())
+        await pilot.press("v")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["verify"]
+        assert sorted(trailers["Memtui-Memory"]) == ["memory/user_editor.md", "memory/user_role.md"]
+        assert "marked" not in str(app.query_one("#header").render())  # a committed decision clears the marks
+        for name in ("project_invoice_v2.md", "project_merge_freeze.md"):
+            await select(app, pilot, name)
+            await pilot.press("space")
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press(*"done and shipped", "enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reason"] == ["done and shipped"]
+        assert len(trailers["Memtui-Memory"]) == 2
+        assert not (demo / "project_invoice_v2.md").exists() and not (demo / "project_merge_freeze.md").exists()
+        assert git(demo.parent, "log", "-1", "--format=%s").count("\n") == 0
+
+
+async def test_history_restores_a_revoked_rule_with_R_and_redo_follows_undo(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_editor.md")
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        await pilot.press(*"switched to helix", "enter")
+        await settle(app, pilot)
+        assert not (demo / "user_editor.md").exists()
+        await pilot.press("H")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("t")
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDetail) and app.screen.event.action == "archive"
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists()
+        assert head(demo)["Memtui-Action"] == ["restore"]
+        assert any(n.title == "Restore" for n in app._notifications)
+        assert isinstance(app.screen, HistoryScreen)
+        assert app.screen.events and app.screen.events[0].action == "restore"  # the list shows the new commit
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        await pilot.press("u")  # undo the restore: archived again
+        await settle(app, pilot)
+        assert not (demo / "user_editor.md").exists()
+        await pilot.press("U")  # redo: restored again
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists() and head(demo)["Memtui-Action"] == ["redo"]
+
+
+async def test_at_80x24_one_pane_fills_the_body_and_every_footer_key_is_on_the_key_line(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.main_screen
+        assert screen.has_class("-short") and screen.has_class("-narrow")
+        shown = [p for p in app.query(MemoryPane) if p.display and p.styles.display != "none"]
+        assert [p.group for p in shown] == [screen.current_pane().group]
+        assert shown[0].size.height - 2 >= 10  # rows, not 2
+        keys = str(app.query_one("#keys").render())
+        assert len(keys) <= 80
+        for b in screen.BINDINGS:
+            if b.show:  # type: ignore[union-attr]
+                assert b.description.lower() in keys.lower(), b  # type: ignore[union-attr]
+        await pilot.press("4")
+        await pilot.pause(0.2)
+        assert screen.current_pane().group == "reference" and app.focused is screen.current_pane()
+        assert "reference" in [p.group for p in app.query(MemoryPane) if p.styles.display != "none"]
+        assert "4 Reference (8)" in str(app.query_one("#pane-tabs").render())
+
+
+async def test_over_120_columns_panes_show_age_and_description(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(250, 50)) as pilot:
+        await settle(app, pilot)
+        pane = app.query_one("#pane-feedback", MemoryPane)
+        assert [str(c.key.value) for c in pane.ordered_columns] == ["badge", "flags", "name", "age", "description"]
+        row = pane.get_row("feedback_use_bun.md")
+        assert row[3].plain.strip() == "45d" and row[4].plain == "Front end switched to bun; no longer use npm"
+        assert pane.region.right <= 250
+        await pilot.press("s")  # the sort still cycles and says so
+        await pilot.pause(0.2)
+        assert "sort: age" in str(app.query_one("#header").render())
+    narrow = make_app(demo)
+    async with narrow.run_test(size=(100, 40)) as pilot:
+        await settle(narrow, pilot)
+        pane = narrow.query_one("#pane-feedback", MemoryPane)
+        assert [str(c.key.value) for c in pane.ordered_columns] == ["badge", "flags", "name"]

@@ -23,6 +23,7 @@ from textual.message import Message
 from textual.worker import Worker, WorkerState
 
 from memtui import ops
+from memtui.core.errors import MemtuiError
 from memtui.core.reading import sha256
 from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.review import Card, build_queue
@@ -143,12 +144,12 @@ class MemtuiApp(App[None]):
 
     def on_mount(self) -> None:
         if self._theme_errors:
-            self.notify("Theme files not loaded:\n" + "\n".join(self._theme_errors), severity="error", timeout=10)
+            self.show_error("Theme files not loaded", "\n".join(self._theme_errors))
         if self._settings_error:
-            self.notify(
-                f"{self._settings_error}\nUsing the default settings until it is fixed.",
-                title="Settings not used",
-                severity="error",
+            self.show_error(
+                "Settings not used",
+                self._settings_error,
+                hint="Using the default settings until it is fixed.",
                 timeout=15,
             )
         self.theme_changed_signal.subscribe(self, self._theme_chosen)
@@ -216,17 +217,16 @@ class MemtuiApp(App[None]):
             self._welcomed = True
             self.push_screen(WelcomeScreen(str(self.store_path), error=message.error), self._welcome_answer)
         self.main_screen.update_header()
-        self.notify(f"{message.error}\n{hint}", title=what.capitalize(), severity="error", timeout=15)
+        self.show_error(what.capitalize(), message.error, hint=hint, timeout=15)
 
     def on_worker_state_changed(self, event: Worker.StateChanged) -> None:
         """Any background failure not handled where it happened reaches the screen (never a silent worker)."""
         if event.state == WorkerState.ERROR and not self._quitting:
             error = event.worker.error
-            self.notify(
-                f"{_describe(error) if isinstance(error, BaseException) else error}\n"
-                "Try again, or reload (ctrl+p → store: Reload); run `memtui check` for details.",
-                title=f"{event.worker.description or 'Background work'} failed",
-                severity="error",
+            self.show_error(
+                f"{event.worker.description or 'Background work'} failed",
+                _describe(error) if isinstance(error, BaseException) else str(error),
+                hint="Try again, or reload (ctrl+p → store: Reload); run `memtui check` for details.",
                 timeout=15,
             )
 
@@ -393,15 +393,20 @@ class MemtuiApp(App[None]):
         if outcome.changed_path is not None:
             self.push_screen(ChangedDialog(outcome.changed_path, outcome.message, outcome.current_text))
         elif outcome.status == "refused":
-            self.notify(outcome.message, title=f"{outcome.label} refused", severity="error", timeout=8)
+            why = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
+            self.show_error(f"{outcome.label} refused{why}", outcome.message, timeout=8)
         elif outcome.status == "failed":
-            self.notify(outcome.message, title=f"{outcome.label} failed", severity="error", timeout=15)
+            self.show_error(f"{outcome.label} failed", outcome.message, timeout=15)
         else:
             # A standing note (e.g. an agent file withheld for a secret) is said once per session, not after every
             # decision: repeated on each one, people stop reading it.
             notes = [n for n in (outcome.result.notes if outcome.result else ()) if n not in self._notes_said]
             self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
+
+    def show_error(self, title: str, message: str, *, hint: str = "", timeout: float = 10) -> None:
+        """The one place the TUI shows a refusal or a failure: its title, its message and what to do next."""
+        self.notify(message + (f"\n{hint}" if hint else ""), title=title, severity="error", timeout=timeout)
 
     def _tell_screens(self) -> None:
         if self.ws is None:
@@ -431,6 +436,8 @@ def _analyse(ws: Workspace) -> tuple[Workspace, list[Card]]:
 
 
 def _describe(exc: BaseException) -> str:
+    if isinstance(exc, MemtuiError):
+        return exc.describe()
     text = str(exc).strip() or "(no message)"
     return (
         text

@@ -66,6 +66,7 @@ class MainScreen(Screen[None]):
         Binding("v", "verify", "Verify", id="memory.verify"),
         Binding("f", "fix_date", "Fix date", id="memory.fix_date"),
         Binding("u", "undo", "Undo", id="store.undo"),
+        Binding("U", "redo", "Redo", id="store.redo", show=False),
         Binding("r", "review", "Review", id="view.review"),
         Binding("H", "history", "History", id="view.history"),
         Binding("1", "focus_pane('user')", "User", show=False, id="focus.user"),
@@ -395,8 +396,38 @@ class MainScreen(Screen[None]):
         """Ask the app for a decision; `on_outcome` hears what came of it once the store shows it."""
         self.app.post_message(Decide(label, operation, on_outcome, typed=typed, path=path))
 
+    def _marked_memories(self) -> list[Memory]:
+        ws = self.ws
+        if ws is None:
+            return []
+        return [m for p in sorted(self.marked) if (m := ws.store.get(p)) is not None]
+
+    def _unmark_when_committed(self, outcome: Outcome) -> None:
+        if outcome.committed:
+            self.marked.clear()
+            self._fill_panes()
+            self.update_header()
+
     def action_archive(self) -> None:
-        """Archive the selected memory (asks for the reason, pre-filled from its contradiction or duplicate)."""
+        """Archive the marked memories (one reason, one commit naming each), else the selected one (the reason
+        pre-filled from its contradiction or duplicate)."""
+        marked = self._marked_memories()
+        if marked:
+            hashes = {m.path: m.content_hash for m in marked}
+            store = self.host.store_path
+
+            def archive_all(text: str | None) -> None:
+                if text:
+                    self.decide(
+                        "Archive",
+                        lambda allow: ops.archive_many(
+                            store, list(hashes), reason=text, expected_hashes=hashes, allow_secret=allow
+                        ),
+                        self._unmark_when_committed,
+                    )
+
+            self.app.push_screen(ArchiveDialog(_several(marked), ""), archive_all)
+            return
         memory = self._require(writable=False)
         ws = self.ws
         if memory is None or ws is None:
@@ -531,7 +562,23 @@ class MainScreen(Screen[None]):
         )
 
     def action_verify(self) -> None:
-        """Mark the selected memory as still true."""
+        """Mark the marked memories (one commit naming each), else the selected one, as still true."""
+        marked = self._marked_memories()
+        if marked:
+            broken = [m.path for m in marked if m.is_malformed]
+            if broken:
+                self.notify(
+                    f"{', '.join(broken)} could not be parsed; unmark it to verify the others", severity="warning"
+                )
+                return
+            hashes = {m.path: m.content_hash for m in marked}
+            store = self.host.store_path
+            self.decide(
+                "Verify",
+                lambda allow: ops.verify_many(store, list(hashes), expected_hashes=hashes, allow_secret=allow),
+                self._unmark_when_committed,
+            )
+            return
         memory = self._require()
         if memory is not None:
             expected = memory.content_hash
@@ -584,6 +631,11 @@ class MainScreen(Screen[None]):
         store = self.host.store_path
         self.decide("Undo", lambda allow: ops.undo(store))
 
+    def action_redo(self) -> None:
+        """Apply again the decision the last undo reverted."""
+        store = self.host.store_path
+        self.decide("Redo", lambda allow: ops.redo(store))
+
     def action_reload(self) -> None:
         """Read the store from disk again."""
         self.host.load_error = ""
@@ -625,18 +677,19 @@ class MainScreen(Screen[None]):
     def palette_commands(self) -> list[tuple[str, Callable[[], None], str]]:
         """The main screen's actions, for the command palette."""
         return [
-            ("memory: Archive", self.action_archive, "Archive the selected memory with a reason"),
+            ("memory: Archive", self.action_archive, "Archive the marked (or selected) memories with a reason"),
             ("memory: Merge", self.action_merge, "Merge marked memories (or the selected one with its duplicate)"),
             ("memory: Mark", self.action_mark, "Mark or unmark the selected memory"),
             ("memory: Edit", self.action_edit, "Edit the selected memory here"),
             ("memory: Edit in $EDITOR", self.action_edit_external, "Edit the selected memory in your editor"),
-            ("memory: Verify", self.action_verify, "Stamp last_verified: still true"),
+            ("memory: Verify", self.action_verify, "Stamp last_verified on the marked (or selected): still true"),
             (
                 "memory: Fix relative date",
                 self.action_fix_date,
                 "Replace 'tomorrow' with the date it meant (asks first)",
             ),
             ("store: Undo last decision", self.action_undo, "Revert the newest memtui commit"),
+            ("store: Redo", self.action_redo, "Apply again what the last undo reverted"),
             ("store: Reload", self.action_reload, "Read the store from disk again"),
             ("store: Put under git", self.host.action_init_store, "memtui init: a repository for this store"),
             ("view: Review queue", self.action_review, "Everything that needs a decision"),
@@ -660,6 +713,11 @@ def archive_reason(ws: Workspace, memory: Memory) -> tuple[str, str | None]:
         partner = ws.store.get(other)
         return f"{DUPLICATE_PREFIX}{partner.title if partner else other}", other
     return "", None
+
+
+def _several(memories: list[Memory]) -> str:
+    names = ", ".join(m.title for m in memories[:3])
+    return f"{len(memories)} marked memories ({names}{', …' if len(memories) > 3 else ''})"
 
 
 def _count_text(cards: list[Card]) -> str:
