@@ -539,7 +539,8 @@ async def test_marks_feed_archive_and_verify_one_commit_each_and_the_header_coun
         assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reason"] == ["done and shipped"]
         assert len(trailers["Memtui-Memory"]) == 2
         assert not (demo / "project_invoice_v2.md").exists() and not (demo / "project_merge_freeze.md").exists()
-        assert git(demo.parent, "log", "-1", "--format=%s").count("\n") == 0
+        subjects = git(demo.parent, "log", "-2", "--format=%s").splitlines()
+        assert subjects == ["memtui: archive 2 memories", "memtui: verify 2 memories"]  # one commit per bulk decision
 
 
 async def test_history_restores_a_revoked_rule_with_R_and_redo_follows_undo(demo: Path) -> None:
