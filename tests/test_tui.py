@@ -94,11 +94,7 @@ async def test_escape_cancels_an_archive(demo: Path) -> None:
         await pilot.press("a", "escape")
         await settle(app, pilot)
         assert not isinstance(app.screen, ArchiveDialog)
-        assert git(demo.parent, "log", "--format=%s").count("memtui: edit") == before
-        assert (
-            "still: [unclosed" not in (demo / "feedback_broken_yaml.md").read_text()
-            and (demo / "user_timezone.md").exists()
-        )
+        assert git(demo.parent, "rev-parse", "HEAD") == before and (demo / "user_timezone.md").exists()
 
 
 async def test_mark_and_merge_in_the_side_by_side_dialog(demo: Path) -> None:
@@ -431,14 +427,22 @@ async def test_n_and_shift_n_jump_between_memories_with_findings(demo: Path) -> 
 
 async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path) -> None:
     app = make_app(demo)
+    shown: list[str] = []
+    notify = app.notify
+
+    def record(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        shown.append(message)  # a slow machine may expire a 4 s toast before the assertion reads it
+        notify(message, **kw)
+
+    app.notify = record  # type: ignore[method-assign]
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(app, pilot)
         for name in ("reference_linear.md", "user_editor.md"):
             await select(app, pilot, name)
             await pilot.press("v")
             await settle(app, pilot)
-        said = [n.message for n in app._notifications if "holds a secret" in n.message]
-        assert len(said) == 1, [n.message for n in app._notifications]
+        said = [m for m in shown if "holds a secret" in m]
+        assert len(said) == 1, shown
 
 
 # ---------------------------------------------------------------------------------------------- issue 11 item 7
@@ -616,3 +620,14 @@ async def test_over_120_columns_panes_show_age_and_description(demo: Path) -> No
         await settle(narrow, pilot)
         pane = narrow.query_one("#pane-feedback", MemoryPane)
         assert [str(c.key.value) for c in pane.ordered_columns] == ["badge", "flags", "name"]
+
+
+def test_the_main_screens_help_names_every_key_it_binds() -> None:
+    from memtui.tui.dialogs import HELP
+    from memtui.tui.main_screen import MainScreen
+
+    names = {"question_mark": "?", "slash": "/"}
+    tokens = set(HELP.replace("/", " / ").split()) | {"1", "2", "3", "4", "5"}
+    for b in [*MainScreen.BINDINGS, *MemtuiApp.BINDINGS]:
+        for key in b.key.split(","):  # type: ignore[union-attr]
+            assert names.get(key, key) in tokens, f"main help does not name {key}"

@@ -304,13 +304,18 @@ memtui — curate an agent's long-term memory. Every decision is a git commit.
  0          focus the preview          tab / shift+tab  cycle      ↑↓ j k  move
  /          filter every pane (enter keeps it, escape clears it)
  a          archive the selected memory (asks for the reason)
- space      mark          m  merge the marked memories (or the selected one with its duplicate)
- e          edit here     E  edit in $EDITOR
- v          verify (still true)        f  fix a relative date (asks)  u  undo the last decision
+ space      mark (the header counts marks; a, v and m act on every marked memory)
+ m          merge the marked memories (or the selected one with its duplicate)
+ e          edit here     E  edit in $EDITOR (malformed files too)
+ v          verify (still true)        f  fix a relative date (asks)
+ u          undo the last decision     U  redo what the last undo reverted
  r          review queue               H  history of decisions (revoked rules)
  s          sort: name → age → freshness → findings            n / N  next / previous memory with a finding
  ctrl+r     reload the store           ctrl+p  command palette (acts on this screen)
  ?          this help                  q  quit
+
+A short terminal shows one pane at a time under a line of tabs (1-5 switch); a narrow one shows every key
+on one line. Over 120 columns each pane shows the age in days and the description.
 
 Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)
 Flags:  """
