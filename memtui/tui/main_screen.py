@@ -140,9 +140,13 @@ class MainScreen(Screen[None]):
         description columns when wide."""
         self.set_class(height < self.SHORT, "-short")
         self.set_class(width < self.NARROW, "-narrow")
-        # the panes take 55% of the width (memtui.tcss); the rest of a row is badge, flags, name, age and padding
-        description = int(width * 0.55) - 2 - 8 - 6 - render.NAME_WIDTH - 5 - 2 * 5 - 2 if width > self.WIDE else 0
-        changed = [pane.set_description_width(max(description, 0)) for pane in self.query(MemoryPane)]
+        wide = width > self.WIDE
+        self.set_class(wide, "-wide")
+        # a wide screen gives the panes 60% (memtui.tcss); a row there is border, badge, flags, name, age,
+        # description, each cell padded by one column on both sides, and the scrollbar
+        free = int(width * 0.6) - 2 - 8 - 6 - 5 - 2 * 5 - 2
+        name = max(20, min(render.NAME_WIDTH, free * 9 // 20))
+        changed = [pane.set_widths(name, free - name if wide else 0) for pane in self.query(MemoryPane)]
         if any(changed):
             self._fill_panes()
 
@@ -207,7 +211,11 @@ class MainScreen(Screen[None]):
             shown = sorted(groups[group], key=key)
             order += [(group, m.path) for m in shown]
             rows = [
-                (m.path, render.row(m, ws, m.path in self.marked, description=pane.description_width)) for m in shown
+                (
+                    m.path,
+                    render.row(m, ws, m.path in self.marked, name=pane.name_width, description=pane.description_width),
+                )
+                for m in shown
             ]
             pane.fill(rows, totals[group], keep)
         self._order = order

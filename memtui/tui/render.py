@@ -21,6 +21,9 @@ LEGEND = (
     "L lint (front matter, index, links)"
 )
 
+NAME_WIDTH = 32
+"""The widest name column on a wide terminal, where age and description follow it."""
+
 
 def clean(text: str) -> str:
     """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw."""
@@ -62,30 +65,28 @@ def _flags(kinds: frozenset[str]) -> Content:
     return Content("").join(parts)
 
 
-def row(memory: Memory, ws: Workspace, marked: bool, *, description: int = 0) -> tuple[Content, ...]:
-    """The cells of a memory's row: badge, flags, name; with `description` > 0 (a wide terminal) also its age
-    in days and its description cut to that many columns."""
+def row(
+    memory: Memory, ws: Workspace, marked: bool, *, name: int = NAME_WIDTH, description: int = 0
+) -> tuple[Content, ...]:
+    """The cells of a memory's row: badge, flags, name; with `description` > 0 (a wide terminal) the name cut to
+    `name` columns, its age in days and its description cut to `description` columns."""
     fresh = ws.freshness.get(memory.path)
     kinds = {f.kind for f in ws.findings_for(memory.path)}
     if memory.is_malformed:
         kinds.add("malformed")
     mark = "• " if marked else ""
-    name = memory.title + (" (read-only)" if memory.is_malformed else "")
-    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + name))
+    title = memory.title + (" (read-only)" if memory.is_malformed else "")
+    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + title))
     if description <= 0:
         return cells
     age = f"{fresh.age_days}d" if fresh and fresh.age_days is not None else "–"
     return (
         cells[0],
         cells[1],
-        plain(cut(mark + name, NAME_WIDTH)),
+        plain(cut(mark + title, name)),
         Content(f"{age:>5}"),
         styled(cut(memory.description, description), "badge-unknown"),
     )
-
-
-NAME_WIDTH = 32
-"""The name column on a wide terminal, where age and description follow it."""
 
 
 def cut(text: str, width: int) -> str:

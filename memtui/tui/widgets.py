@@ -68,6 +68,8 @@ class MemoryPane(DataTable[Content]):
         self.total = 0
         self.description_width = 0
         """Columns for the description (0: a narrow terminal, where the row is badge, flags and name only)."""
+        self.name_width = NAME_WIDTH
+        """Columns for the name when the description shows."""
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -77,17 +79,17 @@ class MemoryPane(DataTable[Content]):
         self.add_column("badge", width=8, key="badge")
         self.add_column("flags", width=6, key="flags")
         if self.description_width:
-            self.add_column("name", width=NAME_WIDTH, key="name")
+            self.add_column("name", width=self.name_width, key="name")
             self.add_column("age", width=5, key="age")
             self.add_column("description", width=self.description_width, key="description")
         else:
             self.add_column("name", width=120, key="name")
 
-    def set_description_width(self, width: int) -> bool:
-        """Show (width > 0) or hide the age and description columns; True when the columns changed."""
-        if width == self.description_width:
+    def set_widths(self, name: int, description: int) -> bool:
+        """Show (description > 0) or hide the age and description columns; True when the columns changed."""
+        if (name, description) == (self.name_width, self.description_width):
             return False
-        self.description_width = width
+        self.name_width, self.description_width = name, description
         self.clear(columns=True)
         self._add_columns()
         return True
