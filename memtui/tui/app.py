@@ -5,6 +5,9 @@ The app reads the store in the background (and again when it changes on disk), t
 decision one way: a screen posts `Decide`, the app runs the operation in a worker (`tui/decisions.run`, which
 never raises), reads the store again when something was committed, offers to proceed after an explicit yes when
 a secret was refused, and answers with an `Outcome`. Screens never import this module.
+
+A little over 400 lines: the loader, the watcher and the decision runner share the one copy of the store the
+screens read, and each is short.
 """
 
 from __future__ import annotations

@@ -1,4 +1,7 @@
-"""Modal dialogs: archive reason, merge, in-app edit, changed-on-disk, and help."""
+"""Modal dialogs: archive reason, merge, in-app edit, changed-on-disk, a kept edit, fix date, confirm, welcome, help.
+
+Over 400 lines because it holds every dialog: each is small, self-contained, and shared by the screens.
+"""
 
 from __future__ import annotations
 

@@ -189,7 +189,7 @@ class HistoryScreen(Screen[None]):
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
         self.query_one("#history-header", Static).update(
             render.plain(
-                f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens"
+                f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
             )
         )
 

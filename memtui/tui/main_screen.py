@@ -2,6 +2,11 @@
 
 The screen owns what it shows; the app owns the store. A decision is asked for with `Decide` (the app runs it and
 answers with an `Outcome`), and the app calls `store_changed` whenever it has read the store again.
+
+Longer than 400 lines on purpose: each of the screen's decisions (archive, merge, edit, $EDITOR, verify, fix
+date, undo, redo) builds its dialog and operation from the selection and the marks kept here; moving them to a
+mixin would only make them reach back into this class. The preview lives in `tui/preview.py`, the panes and
+their order in `tui/widgets.py`.
 """
 
 from __future__ import annotations
