@@ -631,3 +631,30 @@ def test_the_main_screens_help_names_every_key_it_binds() -> None:
     for b in [*MainScreen.BINDINGS, *MemtuiApp.BINDINGS]:
         for key in b.key.split(","):  # type: ignore[union-attr]
             assert names.get(key, key) in tokens, f"main help does not name {key}"
+
+
+async def test_marks_in_history_restore_several_revoked_rules_in_one_commit(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for name in ("user_editor.md", "user_role.md"):
+            await select(app, pilot, name)
+            await pilot.press("a")
+            await pilot.pause(0.3)
+            await pilot.press(*"retired", "enter")
+            await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("t")  # revoked rules: the two archives first, newest first
+        await pilot.pause(0.2)
+        await pilot.press("space", "down", "space")
+        await pilot.pause(0.2)
+        assert len(app.screen.marked) == 2
+        assert "2 marked" in str(app.screen.query_one("#history-header").render())
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists() and (demo / "user_role.md").exists()
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["restore"]
+        assert sorted(trailers["Memtui-Memory"]) == ["memory/user_editor.md", "memory/user_role.md"]

@@ -96,6 +96,7 @@ class HistoryScreen(Screen[None]):
         Binding("t", "toggle_revoked", "Revoked only", id="history.revoked"),
         Binding("slash", "filter", "Filter", id="history.filter"),
         Binding("enter", "open", "Open", id="history.open", show=False),
+        Binding("space", "mark", "Mark", id="history.mark", show=False),
         Binding("R", "restore", "Restore", id="history.restore"),
         Binding("U", "redo", "Redo", id="history.redo"),
         Binding("question_mark", "help", "Help", id="history.help"),
@@ -114,6 +115,8 @@ class HistoryScreen(Screen[None]):
         self.events: list[Event] = []
         self.revoked = False
         self.filter_text = ""
+        self.marked: set[str] = set()
+        """Commits of archive decisions marked with space: `R` restores them all in one commit."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-header")
@@ -175,7 +178,8 @@ class HistoryScreen(Screen[None]):
                     render.styled(" (undone)", "badge-unknown"),
                 )
             else:
-                action_cell = render.styled(cut(action, w["action"]), colour)
+                mark = "• " if e.commit in self.marked else ""
+                action_cell = render.styled(cut(mark + action, w["action"]), colour)
             table.add_row(
                 Content(e.date[:10]),
                 action_cell,
@@ -187,6 +191,7 @@ class HistoryScreen(Screen[None]):
             )
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
+        extra += f" · {len(self.marked)} marked" if self.marked else ""
         self.query_one("#history-header", Static).update(
             render.plain(
                 f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
@@ -266,12 +271,36 @@ class HistoryScreen(Screen[None]):
         store = cast(Host, self.app).store_path
         self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
 
-    def action_restore(self) -> None:
-        """Restore the retired rule under the cursor."""
+    def _under_cursor(self) -> Event | None:
         table = self.query_one(DataTable)
         shown = self.shown_events()
-        if 0 <= table.cursor_row < len(shown):
-            self.restore(shown[table.cursor_row])
+        return shown[table.cursor_row] if 0 <= table.cursor_row < len(shown) else None
+
+    def action_mark(self) -> None:
+        """Mark or unmark the archive under the cursor, to restore several rules in one commit."""
+        event = self._under_cursor()
+        if event is None:
+            return
+        if not archived_to(event):
+            self.notify("Only an archived memory can be marked for restore", severity="warning")
+            return
+        self.marked ^= {event.commit}
+        row = self.query_one(DataTable).cursor_row
+        self.refresh_table()
+        self.query_one(DataTable).move_cursor(row=row, animate=False)
+
+    def action_restore(self) -> None:
+        """Restore the marked rules (one commit naming each), else the one under the cursor."""
+        marked = [e for e in self.events if e.commit in self.marked]
+        if marked:
+            names = sorted({name for e in marked for name in archived_to(e)})
+            store = cast(Host, self.app).store_path
+            self.marked.clear()
+            self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
+            return
+        event = self._under_cursor()
+        if event is not None:
+            self.restore(event)
 
     def action_redo(self) -> None:
         """Apply again what the last undo reverted."""
