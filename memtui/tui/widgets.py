@@ -40,12 +40,14 @@ def key_line(bindings: list[BindingType]) -> Content:
             continue
         key = _KEYS.get(b.key, b.key)
         word = b.description
-        if len(key) == 1 and word[:1].lower() == key.lower():
-            parts.append(Content.assemble(Content.styled(key, "bold $footer-key-foreground"), word[1:].lower()))
-        else:
-            parts.append(Content.assemble(Content.styled(key, "bold $footer-key-foreground"), word.lower()))
-    parts.append(Content.assemble(Content.styled("^p", "bold $footer-key-foreground"), " palette"))
+        rest = word[1:] if len(key) == 1 and word[:1].lower() == key.lower() else word
+        parts.append(Content.assemble(_key(key), rest.lower()))
+    parts.append(Content.assemble(_key("^p"), " palette"))
     return Content(" ").join(parts)
+
+
+def _key(key: str) -> Content:
+    return Content.from_markup("[bold $footer-key-foreground]$key[/]", key=key)
 
 
 class MemoryPane(DataTable[Content]):
