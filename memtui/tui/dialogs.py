@@ -229,10 +229,7 @@ class KeptEditDialog(ModalScreen[str | None]):
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
-            yield Label(
-                plain(f"{self._path}: not saved — your text is kept (ctrl+s save it · esc drop it)"),
-                classes="dialog-title",
-            )
+            yield Label(plain(f"{self._path}: not saved, your text is kept"), classes="dialog-title")
             yield Static(plain(self._message), classes="dialog-message")
             with Horizontal(id="kept-sides"):
                 with Vertical(classes="kept-side"):
@@ -242,7 +239,7 @@ class KeptEditDialog(ModalScreen[str | None]):
                             plain(self._current if self._current is not None else "(the file is gone or unreadable)")
                         )
                 with Vertical(classes="kept-side"):
-                    yield Label("What you typed (edit, then ctrl+s)", classes="merge-source-title")
+                    yield Label("Your text (ctrl+s saves · esc drops)", classes="merge-source-title")
                     yield TextArea(self.typed, id="kept-typed", soft_wrap=True, tab_behavior="indent")
 
     def on_mount(self) -> None:
