@@ -658,3 +658,27 @@ async def test_marks_in_history_restore_several_revoked_rules_in_one_commit(demo
         trailers = head(demo)
         assert trailers["Memtui-Action"] == ["restore"]
         assert sorted(trailers["Memtui-Memory"]) == ["memory/user_editor.md", "memory/user_role.md"]
+
+
+async def test_a_refusal_is_shown_in_one_place_with_its_title_and_message(demo: Path, tmp_path: Path) -> None:
+    from memtui.audit.lock import store_lock
+
+    app = make_app(demo)
+    shown: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def record(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        shown.append((str(kw.get("title", "")), message))
+        notify(message, **kw)
+
+    app.notify = record  # type: ignore[method-assign]
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_role.md")
+        before = git(demo.parent, "rev-parse", "HEAD")
+        with store_lock(tmp_path / "held.lock"):  # another action of this process holds the store
+            await pilot.press("v")
+            await settle(app, pilot)
+        title, message = shown[-1]
+        assert title == "Verify refused · Store busy" and "try again" in message
+        assert git(demo.parent, "rev-parse", "HEAD") == before
