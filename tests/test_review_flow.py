@@ -373,7 +373,8 @@ async def test_one_finding_count_in_header_and_review(demo: Path) -> None:
         screen = await open_review(app, pilot)
         n = finding_count(screen.cards)
         assert f"{n} findings to review" in header
-        assert f"({n} findings, {len(screen.cards) - n} new writes left)" in str(
+        new = sum(c.kind == "new" for c in screen.cards)
+        assert f"{len(screen.cards)} left ({n} findings, {new} new writes)" in str(
             screen.query_one("#card-header").render()
         )
         first_is_finding = screen.cards[0].finding is not None
@@ -382,7 +383,8 @@ async def test_one_finding_count_in_header_and_review(demo: Path) -> None:
         left = screen.cards[1:]
         m = finding_count(left)
         assert m == n - (1 if first_is_finding else 0)
-        assert f"({m} findings, {len(left) - m} new writes left)" in str(screen.query_one("#card-header").render())
+        new = sum(c.kind == "new" for c in left)
+        assert f"{len(left)} left ({m} findings, {new} new writes)" in str(screen.query_one("#card-header").render())
 
 
 async def test_history_marks_undone_decisions_says_what_an_undo_reverted_and_cuts_with_an_ellipsis(demo: Path) -> None:
