@@ -340,7 +340,8 @@ MERGE_KILLER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
     from memtui import ops
-    original = ops.atomic_write
+    from memtui.ops import transaction
+    original = transaction.atomic_write
     seen = []
     def write_then_maybe_die(path, data, **kw):
         if Path(path).name == "MEMORY.md":
@@ -348,7 +349,7 @@ MERGE_KILLER = textwrap.dedent("""
             if len(seen) == 3:  # the merged memory's index line: MEMORY.md holds memtui's 2nd version
                 os.kill(os.getpid(), 9)
         original(path, data, **kw)
-    ops.atomic_write = write_then_maybe_die
+    transaction.atomic_write = write_then_maybe_die
     ops.merge(Path(sys.argv[1]), ["feedback_rule_1.md", "feedback_rule_2.md"], into="feedback_merged.md", reason="dupes")
 """)
 

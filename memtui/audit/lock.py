@@ -18,11 +18,15 @@ from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
 
+from memtui.core.errors import MemtuiError
+
 _PROCESS_LOCK = threading.Lock()
 
 
-class LockHeld(Exception):
+class LockHeld(MemtuiError):
     """Another memtui action (another process, or another thread of this one) is writing this store."""
+
+    title = "Store busy"
 
 
 def pid_alive(pid: int) -> bool:

@@ -23,6 +23,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
+from memtui.core.errors import MemtuiError
 from memtui.core.store import StoreLayout
 
 FALLBACK_NAME = "memtui"
@@ -48,8 +49,10 @@ _NO_HOOKS_DIR = os.devnull
 ZERO_OID = "0" * 40
 
 
-class NotInGit(Exception):
+class NotInGit(MemtuiError):
     """The store is not inside a usable git work tree (base of every repository refusal)."""
+
+    title = "Git"
 
 
 class GitFailed(NotInGit):

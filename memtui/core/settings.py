@@ -28,6 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
+from memtui.core.errors import MemtuiError
 from memtui.core.freshness import POLICY_DAYS
 from memtui.core.model import MEMORY_TYPES
 
@@ -36,8 +37,10 @@ _STORE_KEYS = {"path", "freshness"}
 _THEME_NAME = re.compile(r"[A-Za-z0-9][A-Za-z0-9_.-]{0,63}")
 
 
-class SettingsError(Exception):
+class SettingsError(MemtuiError):
     """The settings file cannot be used: names the file, the line when known, and what is wrong."""
+
+    title = "Invalid settings"
 
     def __init__(self, path: Path, line: int | None, problem: str) -> None:
         where = f"{path}:{line}" if line else str(path)

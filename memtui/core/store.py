@@ -9,6 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from memtui.core.errors import MemtuiError
 from memtui.core.index import parse_index
 from memtui.core.model import Index, Memory
 from memtui.core.reading import read_memory
@@ -23,8 +24,10 @@ TYPED_FOLDERS = ("user", "feedback", "project", "projects", "reference")
 NOT_MEMORIES = {INDEX_NAME, ARCHIVE_INDEX, IN_STORE_ARCHIVE_INDEX, "index.md", "log.md", "_TEMPLATE.md"}
 
 
-class StoreError(Exception):
+class StoreError(MemtuiError):
     """A store that cannot be opened; the message names the folder and the reason."""
+
+    title = "Store cannot be opened"
 
 
 @dataclass(frozen=True)

@@ -1,7 +1,8 @@
-"""The command line (DESIGN §5): `check`, every action, `history`, `init`, and the TUI launcher.
+"""The subcommands (DESIGN §5): `check`, every action, `history`, `init`, the hook; each returns its exit code.
 
-Thin on purpose: it parses arguments, calls the same core and ops the TUI calls, and prints. `check` never
-writes and never imports Textual.
+Thin on purpose: each parses nothing (see `parser`), calls the same core and ops the TUI calls, and prints.
+`check` never writes and never imports Textual. Refusals are raised (a `MemtuiError`) and printed in one
+place, `memtui.cli.main`.
 """
 
 from __future__ import annotations
@@ -9,36 +10,23 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
-import os
 import sys
-from collections.abc import Sequence
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from memtui.core.store import StoreError
+from memtui.core.errors import MemtuiError
 
 if TYPE_CHECKING:
     from memtui.analysis.check import Report
+    from memtui.ops import OpResult
 
-COMMANDS = (
-    "check",
-    "archive",
-    "restore",
-    "merge",
-    "verify",
-    "edit",
-    "fix-date",
-    "history",
-    "undo",
-    "init",
-    "hook",
-    "hooks",
-)
 EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
 
 
-class UsageError(Exception):
-    """Bad arguments or a store that cannot be opened (exit 2)."""
+class UsageError(MemtuiError):
+    """Bad arguments or no store to work on (exit 2)."""
+
+    title = "Usage"
 
 
 def _today(value: str | None) -> dt.date:
@@ -186,7 +174,8 @@ def _write_json(data: object) -> None:
 # --------------------------------------------------------------------------------------------- actions
 
 
-def _print_result(result) -> int:  # type: ignore[no-untyped-def]
+def _print_result(result: OpResult) -> int:
+    """Print what an action did (the agent's commit first, notes, then the summary); exit 0."""
     if result.agent_commit:
         print(f"recorded the agent's writes first: {result.agent_commit[:8]}")
     for note in result.notes:
@@ -196,27 +185,33 @@ def _print_result(result) -> int:  # type: ignore[no-untyped-def]
 
 
 def cmd_archive(args: argparse.Namespace) -> int:
-    """`memtui archive STORE FILE --reason TEXT [--superseded-by FILE]`."""
+    """`memtui archive STORE FILE... --reason TEXT [--superseded-by FILE]`: one decision for every file named."""
     from memtui import ops
 
     store = _store_path(args.store)
-    return _print_result(
-        ops.archive(
-            store,
-            _file_arg(store, args.file),
-            reason=args.reason,
-            superseded_by=_file_arg(store, args.superseded_by) if args.superseded_by else None,
-            allow_secret=args.allow_secret,
+    files = [_file_arg(store, f) for f in args.files]
+    if args.superseded_by:
+        if len(files) > 1:
+            raise UsageError("--superseded-by names the successor of one memory; archive the others separately")
+        return _print_result(
+            ops.archive(
+                store,
+                files[0],
+                reason=args.reason,
+                superseded_by=_file_arg(store, args.superseded_by),
+                allow_secret=args.allow_secret,
+            )
         )
-    )
+    return _print_result(ops.archive_many(store, files, reason=args.reason, allow_secret=args.allow_secret))
 
 
 def cmd_restore(args: argparse.Namespace) -> int:
-    """`memtui restore STORE FILE`."""
+    """`memtui restore STORE FILE...`: one decision for every file named."""
     from memtui import ops
 
     store = _store_path(args.store)
-    return _print_result(ops.restore(store, _file_arg(store, args.file), allow_secret=args.allow_secret))
+    files = [_file_arg(store, f) for f in args.files]
+    return _print_result(ops.restore_many(store, files, allow_secret=args.allow_secret))
 
 
 def cmd_merge(args: argparse.Namespace) -> int:
@@ -249,11 +244,12 @@ def _check_into(name: str) -> None:
 
 
 def cmd_verify(args: argparse.Namespace) -> int:
-    """`memtui verify STORE FILE`."""
+    """`memtui verify STORE FILE...`: one decision for every file named."""
     from memtui import ops
 
     store = _store_path(args.store)
-    return _print_result(ops.verify(store, _file_arg(store, args.file)))
+    files = [_file_arg(store, f) for f in args.files]
+    return _print_result(ops.verify_many(store, files, allow_secret=args.allow_secret))
 
 
 def cmd_edit(args: argparse.Namespace) -> int:
@@ -284,6 +280,13 @@ def cmd_undo(args: argparse.Namespace) -> int:
     from memtui import ops
 
     return _print_result(ops.undo(_store_path(args.store)))
+
+
+def cmd_redo(args: argparse.Namespace) -> int:
+    """`memtui redo STORE`."""
+    from memtui import ops
+
+    return _print_result(ops.redo(_store_path(args.store)))
 
 
 def cmd_init(args: argparse.Namespace) -> int:
@@ -356,155 +359,3 @@ def cmd_hooks(args: argparse.Namespace) -> int:
     from memtui import claude_settings
 
     return claude_settings.main(args.hooks_command)
-
-
-# --------------------------------------------------------------------------------------------- parsing
-
-
-def _command_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="memtui", description="Curate an AI agent's long-term memory.")
-    sub = parser.add_subparsers(dest="command", required=True)
-
-    p = sub.add_parser("check", help="report every finding (never writes)")
-    p.add_argument("store", nargs="?")
-    p.add_argument("--demo", action="store_true", help="check a fresh copy of the bundled demo store")
-    p.add_argument("--json", action="store_true")
-    p.add_argument("--today", help="pin the date for freshness (YYYY-MM-DD)")
-    p.set_defaults(func=cmd_check)
-
-    def action(name: str, func, help_text: str) -> argparse.ArgumentParser:  # type: ignore[no-untyped-def]
-        ap = sub.add_parser(name, help=help_text)
-        ap.add_argument("store")
-        ap.set_defaults(func=func)
-        return ap
-
-    p = action("archive", cmd_archive, "archive a memory with a reason")
-    p.add_argument("file")
-    p.add_argument("--reason", required=True)
-    p.add_argument("--superseded-by")
-    p.add_argument("--allow-secret", action="store_true", help="commit even if the file looks like it holds a secret")
-    p = action("restore", cmd_restore, "bring an archived memory back")
-    p.add_argument("file")
-    p.add_argument("--allow-secret", action="store_true")
-    p = action("merge", cmd_merge, "merge memories into one")
-    p.add_argument("files", nargs="+")
-    p.add_argument("--into", required=True)
-    p.add_argument("--body-file")
-    p.add_argument("--reason")
-    p.add_argument("--allow-secret", action="store_true")
-    p = action("verify", cmd_verify, "stamp last_verified: the memory is still true")
-    p.add_argument("file")
-    p = action("edit", cmd_edit, "replace a memory's text (validated)")
-    p.add_argument("file")
-    p.add_argument("--text-file", required=True)
-    p.add_argument("--reason")
-    p.add_argument("--allow-secret", action="store_true")
-    p = action("fix-date", cmd_fix_date, "replace a relative date with an absolute one")
-    p.add_argument("file")
-    p.add_argument("--phrase")
-    p.add_argument("--date")
-    action("undo", cmd_undo, "revert the newest memtui decision")
-    action("init", cmd_init, "put a store that is not in git under git")
-    p = action("history", cmd_history, "memtui's events, newest first")
-    p.add_argument("file", nargs="?")
-    p.add_argument("--revoked", action="store_true", help="only retired rules (archived or merged away)")
-    p.add_argument("--json", action="store_true")
-
-    # Claude Code hook: see memtui/hook.py, memtui/claude_settings.py and the README section "Use with Claude Code"
-    p = sub.add_parser("hook", help="run by Claude Code (post-tool-use) or pre-commit (pre-commit FILE...)")
-    hook_sub = p.add_subparsers(dest="hook_command", required=True)
-    hook_sub.add_parser("post-tool-use", help="PostToolUse handler: hook JSON on stdin; always exits 0")
-    hook_sub.add_parser("pre-commit", help="check the stores of these memory files").add_argument("files", nargs="*")
-    p.set_defaults(func=cmd_hook)
-    p = sub.add_parser("hooks", help="memtui's hook in Claude Code's user settings")
-    p.add_argument("hooks_command", choices=("install", "uninstall", "status"))
-    p.set_defaults(func=cmd_hooks)
-    return parser
-
-
-def _tui_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="memtui",
-        description="Curate an AI agent's long-term memory. Subcommands: " + ", ".join(COMMANDS),
-    )
-    parser.add_argument("store", nargs="?", help="the memory folder (default: this project's Claude Code memory)")
-    parser.add_argument("--demo", action="store_true", help="open a fresh copy of the bundled demo store")
-    parser.add_argument("--today", help="pin the date for freshness (YYYY-MM-DD)")
-    parser.add_argument("--theme", help="theme for this session (overrides the one saved in config.toml)")
-    parser.add_argument("--version", action="store_true")
-    return parser
-
-
-def run_tui(args: argparse.Namespace) -> int:
-    """Open the workstation."""
-    if args.version:
-        from memtui import __version__
-
-        print(f"memtui {__version__}")
-        return EXIT_OK
-    if args.demo:
-        from memtui.demo import make_demo_store
-
-        path = make_demo_store(_today(args.today) if args.today else None)
-    else:
-        path = _store_path(args.store)
-    from memtui.core.store import detect_layout
-
-    detect_layout(path)  # fail with a clear message before the screen takes over
-    from memtui.tui.app import MemtuiApp
-
-    app = MemtuiApp(path, today=_today(args.today) if args.today else None, theme=args.theme)
-    app.run()
-    return EXIT_OK
-
-
-def main(argv: Sequence[str] | None = None) -> int:
-    """Entry point of the `memtui` command."""
-    argv = list(sys.argv[1:] if argv is None else argv)
-    if argv[:2] == ["hook", "post-tool-use"]:  # runs on every file write of a session: skip the imports below
-        try:
-            from memtui.hook import post_tool_use
-        except BaseException:  # noqa: BLE001 - the hook must exit 0 and print nothing, even broken
-            return EXIT_OK
-        return post_tool_use()
-    from memtui import ops
-    from memtui.audit.lock import LockHeld
-    from memtui.audit.repo import NotInGit
-
-    try:
-        if argv and argv[0] in COMMANDS:
-            args = _command_parser().parse_args(argv)
-            return int(args.func(args))
-        return run_tui(_tui_parser().parse_args(argv))
-    except (UsageError, StoreError, NotInGit, ops.OpError, LockHeld) as exc:
-        # refusals and usage errors: exit 2 (DESIGN §5); 1 is reserved for check's error findings
-        print(f"memtui: {_safe(str(exc))}", file=sys.stderr)
-        return EXIT_USAGE
-    except BrokenPipeError:
-        # the reader (e.g. `| head`) went away: not an error of ours
-        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-        return EXIT_OK
-    except OSError as exc:
-        print(f"memtui: {_safe(str(exc.filename or ''))}: {_safe(str(exc.strerror or exc))}", file=sys.stderr)
-        return EXIT_USAGE
-    except KeyboardInterrupt:
-        return 130
-    except Exception as exc:  # never a traceback for the person; MEMTUI_DEBUG=1 shows it
-        if os.environ.get("MEMTUI_DEBUG"):
-            raise
-        print(
-            f"memtui: unexpected error ({type(exc).__name__}): {_safe(str(exc))[:500]} — nothing more was done; "
-            "please report this (MEMTUI_DEBUG=1 shows the details)",
-            file=sys.stderr,
-        )
-        return EXIT_USAGE
-    finally:
-        try:
-            sys.stdout.flush()
-        except BrokenPipeError:
-            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
-
-
-if __name__ == "__main__":
-    os.environ.setdefault("PYTHONIOENCODING", "utf-8")
-    raise SystemExit(main())

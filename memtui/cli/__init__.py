@@ -1,0 +1,89 @@
+"""The `memtui` command: the TUI launcher and the subcommands of DESIGN §5.
+
+`parser` holds the grammar (every argument's help and the exit codes), `commands` the subcommands. Every
+refusal is a `MemtuiError` and is printed here, in one place: `memtui: TITLE — MESSAGE` on stderr, with the
+error's exit code (2 for refusals, DESIGN §5). Nothing reaches the person as a traceback.
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from collections.abc import Sequence
+
+from memtui.cli.commands import EXIT_OK, EXIT_USAGE, UsageError, _safe, _store_path, _today
+from memtui.cli.parser import COMMANDS, command_parser, tui_parser
+from memtui.core.errors import MemtuiError
+
+__all__ = ["COMMANDS", "UsageError", "main", "run_tui"]
+
+
+def run_tui(args: argparse.Namespace) -> int:
+    """Open the workstation."""
+    if args.version:
+        from memtui import __version__
+
+        print(f"memtui {__version__}")
+        return EXIT_OK
+    if args.demo:
+        from memtui.demo import make_demo_store
+
+        path = make_demo_store(_today(args.today) if args.today else None)
+    else:
+        path = _store_path(args.store)
+    from memtui.core.store import detect_layout
+
+    detect_layout(path)  # fail with a clear message before the screen takes over
+    from memtui.tui.app import MemtuiApp
+
+    app = MemtuiApp(path, today=_today(args.today) if args.today else None, theme=args.theme)
+    app.run()
+    return EXIT_OK
+
+
+def report_error(exc: MemtuiError) -> int:
+    """Print a refusal the one way the CLI prints them; its exit code."""
+    print(f"memtui: {_safe(exc.describe())}", file=sys.stderr)
+    return exc.exit_code
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    """Entry point of the `memtui` command."""
+    argv = list(sys.argv[1:] if argv is None else argv)
+    if argv[:2] == ["hook", "post-tool-use"]:  # runs on every file write of a session: skip the imports below
+        try:
+            from memtui.hook import post_tool_use
+        except BaseException:  # noqa: BLE001 - the hook must exit 0 and print nothing, even broken
+            return EXIT_OK
+        return post_tool_use()
+    try:
+        if argv and argv[0] in COMMANDS:
+            args = command_parser().parse_args(argv)
+            return int(args.func(args))
+        return run_tui(tui_parser().parse_args(argv))
+    except MemtuiError as exc:
+        return report_error(exc)
+    except BrokenPipeError:
+        # the reader (e.g. `| head`) went away: not an error of ours
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_OK
+    except OSError as exc:
+        print(f"memtui: {_safe(str(exc.filename or ''))}: {_safe(str(exc.strerror or exc))}", file=sys.stderr)
+        return EXIT_USAGE
+    except KeyboardInterrupt:
+        return 130
+    except Exception as exc:  # never a traceback for the person; MEMTUI_DEBUG=1 shows it
+        if os.environ.get("MEMTUI_DEBUG"):
+            raise
+        print(
+            f"memtui: unexpected error ({type(exc).__name__}): {_safe(str(exc))[:500]} — nothing more was done; "
+            "please report this (MEMTUI_DEBUG=1 shows the details)",
+            file=sys.stderr,
+        )
+        return EXIT_USAGE
+    finally:
+        try:
+            sys.stdout.flush()
+        except BrokenPipeError:
+            os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())

@@ -1,0 +1,36 @@
+"""The one error type a person sees: a short title and a message naming the file and what is wrong.
+
+Every refusal or failure memtui reports in words derives from `MemtuiError`: ops' refusals, a held store
+lock, a store that is not in git, a store that cannot be opened, invalid settings, bad command-line usage.
+The CLI prints them in one place (`memtui: TITLE — MESSAGE`, exit `exit_code`); the TUI shows them in one
+place. Anything else reaching the top is a bug and is reported as one.
+"""
+
+from __future__ import annotations
+
+EXIT_REFUSED = 2
+"""DESIGN §5: usage errors, I/O errors and refusals exit 2 (1 is `check`'s "error findings")."""
+
+
+class MemtuiError(Exception):
+    """A refusal or failure told to the person: `title` (a few words) and the message (what and why, naming the file).
+
+    Subclasses set `title` (and `exit_code` when it differs); an instance may override the title.
+    """
+
+    title: str = "Error"
+    exit_code: int = EXIT_REFUSED
+
+    def __init__(self, message: str = "", *, title: str | None = None) -> None:
+        super().__init__(message)
+        if title is not None:
+            self.title = title
+
+    @property
+    def message(self) -> str:
+        """The message without the title: what went wrong and, where it helps, what to do."""
+        return str(self)
+
+    def describe(self) -> str:
+        """`TITLE — MESSAGE`, the one line (or block) both front ends show."""
+        return f"{self.title} — {self.message}" if self.message else self.title

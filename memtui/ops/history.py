@@ -1,0 +1,131 @@
+"""Decisions about decisions: undo, redo, and the review's markers (keep both, review finished).
+
+Undo reverts the newest memtui decision not yet undone; redo re-applies what the newest undo reverted, only
+while that undo is the newest decision. Both are one reversal (`_reverse`): put every store file a commit
+changed back as it was before that commit, refusing when the commit's parent is missing (a shallow clone),
+when it touched files outside the store, or when something else changed those files since.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+from memtui.audit.repo import Event, escape_path, message
+from memtui.core.model import Memory
+from memtui.ops.outcome import OpError, OpResult
+from memtui.ops.transaction import Txn, decision
+
+UNDOABLE = ("archive", "restore", "merge", "edit", "verify", "fix-date", "keep-both", "redo")
+"""Decisions undo reverts (a redo too: undoing it takes the decision back out again)."""
+
+_HISTORY_DEPTH = 2000
+
+
+def _reverse(txn: Txn, target: Event, events: list[Event], verb: str) -> list[Path]:
+    """Put back every file `target` changed as it was before it; the paths written. Refuses, writing nothing, when unsafe."""
+    repo = txn.repo
+    what = f"{target.action} of {target.memory}" if target.memory else target.action
+    parent = repo.resolve(target.commit + "^")
+    if parent is None:
+        raise OpError(
+            f"cannot {verb} {what}: the commit before that decision "
+            f"({target.commit[:8]}^) is not in this repository (a shallow clone?); nothing was changed"
+        )
+    changes = repo.commit_paths(target.commit, parent)
+    foreign = [p for _, p in changes if not repo.owns(p)]
+    if foreign:
+        raise OpError(
+            f"cannot {verb} {what}: commit {target.commit[:8]} also changed files outside "
+            f"the store ({', '.join(escape_path(f) for f in foreign[:3])}); memtui only {verb}s its own store changes"
+        )
+    memtui_commits = {e.commit for e in events}
+    touched = [p for _, p in changes]
+    later = [c for c in repo.commits_touching(target.commit, touched) if c not in memtui_commits]
+    if later:
+        raise OpError(
+            f"cannot {verb} {what}: later commits not made by memtui changed the same files "
+            f"({', '.join(c[:8] for c in later)}); undo them first or edit by hand"
+        )
+    plan: list[tuple[Path, bytes | None, bytes | None]] = []
+    for status, rel in changes:
+        path = repo.work_tree / rel
+        at_commit = repo.show(target.commit, rel)
+        before = repo.show(parent, rel) if status != "A" else None
+        now = path.read_bytes() if path.exists() else None
+        if now != at_commit:
+            raise OpError(
+                f"cannot {verb} {target.action}: {escape_path(rel)} changed since that decision; nothing was changed"
+            )
+        plan.append((path, now, before))
+    for path, now, before in plan:
+        if before is None:
+            if now is not None:
+                txn.delete(path, expected=now)
+        else:
+            txn.write(path, before, expected=now)
+    return [path for path, _, _ in plan]
+
+
+def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
+    """Revert the newest memtui decision not yet undone, with a commit marked so the next undo goes further back."""
+    with decision(store, allow_secret=True, today=today) as txn:
+        events = txn.repo.history(limit=_HISTORY_DEPTH)
+        reverted = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+        target = next((e for e in events if e.action in UNDOABLE and e.commit not in reverted), None)
+        if target is None:
+            raise OpError("nothing to undo: no memtui decision in this store's history")
+        written = _reverse(txn, target, events, "undo")
+        trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
+        msg = message(
+            "undo", f"{target.action} of {Path(target.memory).name or 'decision'}", f"Undo {target.subject}", trailers
+        )
+        sha = txn.commit(msg) if written else txn.repo.marker_commit(msg)
+        summary = f"undid {target.action} of {target.memory} ({target.commit[:8]})"
+        return txn.result("undo", sha, summary, [txn.layout.rel(p) for p in written])
+
+
+def redo(store: Path, *, today: dt.date | None = None) -> OpResult:
+    """Re-apply the decision the newest undo reverted; refused unless that undo is the newest memtui decision."""
+    with decision(store, allow_secret=True, today=today) as txn:
+        events = txn.repo.history(limit=_HISTORY_DEPTH)
+        newest = next((e for e in events if e.action in (*UNDOABLE, "undo")), None)
+        if newest is None or newest.action != "undo":
+            what = f"the newest decision is {newest.action} of {newest.memory}" if newest else "nothing was undone"
+            raise OpError(f"nothing to redo: {what}, not an undo (redo only follows an undo)")
+        reapplied = newest.trailers.get("Memtui-Reverts", [])
+        by_commit = {e.commit: e for e in events}
+        original = by_commit.get(reapplied[0]) if reapplied else None
+        what = f"{original.action} of {Path(original.memory).name or 'decision'}" if original else "decision"
+        written = _reverse(txn, newest, events, "redo")
+        trailers = [("Memtui-Reapplies", reapplied[0] if reapplied else ""), ("Memtui-Redoes", newest.commit)]
+        trailers += [("Memtui-Memory", m) for m in newest.memories]
+        body = f"Redo {original.subject}" if original else f"Redo what {newest.commit[:8]} undid"
+        msg = message("redo", what, body, trailers)
+        sha = txn.commit(msg) if written else txn.repo.marker_commit(msg)
+        summary = f"redid {what} (undone in {newest.commit[:8]})"
+        return txn.result("redo", sha, summary, [txn.layout.rel(p) for p in written])
+
+
+def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
+    """Remember that a person kept both memories of a flagged pair, until either of them changes."""
+    with decision(store, today=today) as txn:
+        trailers = [
+            ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
+            ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))),
+            ("Memtui-Pair-Kind", kind),
+            ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}"),
+        ]
+        msg = message(
+            "keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers
+        )
+        sha = txn.repo.marker_commit(msg)
+        return txn.result("keep-both", sha, f"kept both {a.path} and {b.path}")
+
+
+def finish_review(store: Path, summary: str, *, today: dt.date | None = None) -> OpResult:
+    """Mark a review finished in git, so next week's queue starts from here."""
+    with decision(store, today=today) as txn:
+        msg = message("review", "finished", summary, [("Memtui-Reviewed", (today or dt.date.today()).isoformat())])
+        sha = txn.repo.marker_commit(msg)
+        return txn.result("review", sha, "review finished")

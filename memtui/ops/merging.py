@@ -1,0 +1,182 @@
+"""Merge two or more memories into one: the merged text (`default_merge_text`), then one decision.
+
+The target keeps its name and description and its text comes first; the others' bodies follow as their own
+paragraphs; the merged-away memories are archived with `merged_into`. Also the text rules an edit shares:
+validation (front matter parses, a type is kept), the final newline, and `updated`/`modified` dates.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Sequence
+from pathlib import Path
+
+from memtui.audit.repo import message
+from memtui.core import frontmatter
+from memtui.core.model import MEMORY_TYPES, Memory
+from memtui.core.reading import read_memory
+from memtui.ops.archiving import archive_one
+from memtui.ops.index_edit import index_add
+from memtui.ops.outcome import OpError, OpResult
+from memtui.ops.paths import safe_path
+from memtui.ops.transaction import decision, load
+
+
+def default_merge_text(memories: Sequence[Memory], into: str | None = None) -> str:
+    """The merged memory a person starts from: the target's own text first, then what the others add.
+
+    The target (`into`, a store-relative path) keeps its front matter — its `name` and `description` — and
+    its body leads; when `into` is a new file, the newest memory leads. Each other memory's body follows as
+    its own paragraphs after a blank line, without the lines the text already holds, so a second **Why:**
+    never runs into the first. The result ends with a newline.
+    """
+    from memtui.core.freshness import explicit_date
+
+    def newness(m: Memory) -> tuple[dt.date, float]:
+        return (explicit_date(m)[0] or dt.date.fromtimestamp(m.mtime), m.mtime)
+
+    base = next((m for m in memories if into is not None and m.path == into), None) or max(memories, key=newness)
+    nl = frontmatter.newline_of(base.text)
+    seen = {line.strip() for line in base.body.splitlines() if line.strip()}
+    blocks: list[str] = []
+    for m in memories:
+        if m is base:
+            continue
+        block = _new_paragraphs(m.body, seen)
+        if block:
+            blocks.append(nl.join(block))
+    text = base.text
+    if not blocks:
+        return text if text.endswith(("\n", "\r")) or not text else text + nl
+    return text.rstrip("\r\n") + nl + nl + (nl + nl).join(blocks) + nl
+
+
+def _new_paragraphs(body: str, seen: set[str]) -> list[str]:
+    """A body's lines minus those already `seen` (which it adds to), blank runs collapsed, edges trimmed."""
+    kept: list[str] = []
+    for line in body.splitlines():
+        stripped = line.strip()
+        if stripped and stripped in seen:
+            continue
+        if stripped:
+            seen.add(stripped)
+        elif not kept or not kept[-1].strip():
+            continue  # no leading blank line, and never two in a row
+        kept.append(line.rstrip("\r"))
+    while kept and not kept[-1].strip():
+        kept.pop()
+    return kept
+
+
+CHANGE_DATE_KEYS = ("updated", "modified")
+"""Front matter keys that say when a memory last changed: an edit or a merge moves them to today."""
+
+
+def bump_change_dates(text: str, before: Sequence[Memory], today: dt.date) -> str:
+    """Set `updated`/`modified` (top level or under `metadata:`) to today where the text has them.
+
+    Only keys the text already carries are touched (memtui adds no key a memory did not have: its last
+    commit dates it then), and a value the person typed themselves — one no source memory had — is kept.
+    """
+    try:
+        data = frontmatter.parse(text).data
+    except frontmatter.FrontMatterError:
+        return text
+    stamp = today.isoformat()
+    meta = data.get("metadata")
+    for key in CHANGE_DATE_KEYS:
+        for under, holder in ((None, data), ("metadata", meta if isinstance(meta, dict) else {})):
+            if key not in holder:
+                continue
+            value = holder[key]
+            old_values = [(m.frontmatter if under is None else m.frontmatter.get("metadata") or {}) for m in before]
+            if str(value) == stamp or (
+                before and not any(isinstance(o, dict) and o.get(key) == value for o in old_values)
+            ):
+                continue
+            text = frontmatter.set_keys(text, {key: stamp}, under=under)
+    return text
+
+
+def with_final_newline(text: str, like: str | None = None) -> str:
+    """`text` ending with a newline (in the file's convention) when `like` did, or always when `like` is None."""
+    if not text or text.endswith(("\n", "\r")):
+        return text
+    if like is not None and not like.endswith(("\n", "\r")):
+        return text
+    return text + frontmatter.newline_of(like if like else text)
+
+
+def merge(
+    store: Path,
+    files: Sequence[str],
+    *,
+    into: str,
+    text: str | None = None,
+    reason: str = "",
+    expected_hashes: dict[str, str] | None = None,
+    allow_secret: bool = False,
+    today: dt.date | None = None,
+) -> OpResult:
+    """Merge two or more memories into one: write the merged memory, archive the others, one commit."""
+    if len(set(files)) < 2:
+        raise OpError("name at least two different memories to merge")
+    expected_hashes = expected_hashes or {}
+    with decision(store, allow_secret=allow_secret, today=today) as txn:
+        layout = txn.layout
+        paths = [safe_path(layout, f) for f in files]
+        loaded = [load(txn, p, expected_hashes.get(f)) for p, f in zip(paths, files, strict=True)]
+        for memory, _ in loaded:
+            if memory.is_malformed:
+                raise OpError(f"{memory.path} could not be parsed ({memory.error}); fix or archive it before merging")
+        into_rel = into if "/" in into else Path(files[0]).with_name(into).as_posix()
+        if not into_rel.endswith(".md"):
+            into_rel += ".md"
+        target = safe_path(layout, into_rel, must_exist=False)
+        if target.exists() and target not in paths:
+            raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
+        memories = [m for m, _ in loaded]
+        merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
+        merged_text = validate_text(merged_text, into_rel, require_type=any(m.type for m in memories))
+        merged_text = with_final_newline(merged_text)
+        merged_text = bump_change_dates(merged_text, memories, txn.today)
+        others = [p for p in paths if p != target]
+        sources = [txn.rel(p) for p in paths if p != target]
+        if (
+            frontmatter.split_block(merged_text)[0] is not None
+            and "merged_from" not in frontmatter.parse(merged_text).data
+        ):
+            merged_text = frontmatter.set_keys(
+                merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"}
+            )
+        original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
+        txn.write(target, merged_text.encode("utf-8"), expected=original_target)
+        why = reason.strip() or f"merged into {into_rel}"
+        for p, (memory, data) in zip(paths, loaded, strict=True):
+            if p == target:
+                continue
+            archive_one(txn, p, data, memory, why, {"merged_into": into_rel})
+        result = read_memory(target, into_rel, in_archive=False)
+        index_add(txn, target, result.title, result.description)
+        trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
+        trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
+        sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))
+        return txn.result("merge", sha, f"merged {', '.join(files)} into {into_rel}", [into_rel, *sources])
+
+
+def validate_text(text: str, rel: str, *, require_type: bool) -> str:
+    try:
+        fm = frontmatter.parse(text)
+    except frontmatter.FrontMatterError as exc:
+        raise OpError(f"{rel}: the new text's {exc}; nothing was saved") from None
+    if require_type:
+        raw = fm.data.get("type")
+        meta = fm.data.get("metadata")
+        if raw is None and isinstance(meta, dict):
+            raw = meta.get("type")
+        if str(raw or "").strip().lower() not in MEMORY_TYPES:
+            raise OpError(f"{rel}: the new text must keep a type ({', '.join(MEMORY_TYPES)}); nothing was saved")
+    return text
+
+
+# --------------------------------------------------------------------------------------------- edit / verify / fix-date

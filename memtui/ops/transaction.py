@@ -1,0 +1,341 @@
+"""One decision as a transaction: the store's lock, a journal, the agent's writes first, one commit or a rollback.
+
+`decision()` opens the store, takes its lock, refuses unsafe git states, finishes or rolls back an action a
+kill interrupted (`recover`, from the journal in the git folder), records what the agent wrote since the last
+commit on its own, and yields a `Txn`. Every write goes through the `Txn` (journaled before it happens); the
+commit holds exactly the bytes memtui wrote, scanned for secrets first; any exception rolls back only the
+files that still hold what memtui wrote.
+"""
+
+from __future__ import annotations
+
+import base64
+import datetime as dt
+import hashlib
+import json
+import os
+from collections.abc import Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from memtui.analysis import secrets
+from memtui.audit import repo as gitrepo
+from memtui.audit.lock import lock_path, pid_alive, store_lock
+from memtui.audit.repo import FileState, NotInGit, StoreRepo, escape_path, open_repo
+from memtui.core.model import Memory
+from memtui.core.reading import DecodeError, decode, read_memory, sha256
+from memtui.core.store import StoreLayout, detect_layout
+from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, refuse_secrets
+from memtui.ops.paths import atomic_write, refuse_links, remove_temp_files
+
+
+@dataclass
+class Txn:
+    """One decision in progress: the repo, what memtui wrote (for commit and rollback), and notes for the person.
+
+    `before` holds each written file's bytes before memtui's first write (None: it did not exist) and `after`
+    what memtui left there (None: deleted). Both are journaled in the git folder before each write, so a
+    killed action is rolled back (or, if its commit landed, just tidied) by the next one.
+    """
+
+    layout: StoreLayout
+    repo: StoreRepo
+    today: dt.date
+    allow_secret: bool
+    before: dict[Path, bytes | None] = field(default_factory=dict)
+    after: dict[Path, bytes | None] = field(default_factory=dict)
+    versions: dict[Path, list[str]] = field(default_factory=dict)
+    """Fingerprints of every state memtui left a file in during this decision (a kill may land between two)."""
+    agent_commit: str | None = None
+    notes: list[str] = field(default_factory=list)
+    journal: Path | None = None
+
+    @property
+    def touched(self) -> set[Path]:
+        """Every file memtui wrote or deleted in this decision."""
+        return set(self.after)
+
+    def rel(self, path: Path) -> str:
+        return self.layout.rel(path)
+
+    def read(self, path: Path, expected_hash: str | None) -> bytes:
+        """Current bytes of a file, refusing if they no longer match what the caller saw."""
+        data = path.read_bytes()
+        if expected_hash is not None and sha256(data) != expected_hash:
+            try:
+                current = decode(data)
+            except DecodeError:
+                current = None
+            raise ChangedOnDisk(
+                f"{self.rel(path)} changed on disk since it was read (the agent may have rewritten it); "
+                "nothing was changed — look at the new text and decide again",
+                self.rel(path),
+                current,
+            )
+        return data
+
+    def _check(self, path: Path, expected: bytes | None) -> None:
+        now = path.read_bytes() if path.exists() else None
+        if now != expected:
+            raise ChangedOnDisk(
+                f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed", self.rel(path), None
+            )
+
+    def _remember(self, path: Path, before: bytes | None, after: bytes | None) -> None:
+        if path not in self.before:
+            self.before[path] = before
+        self.after[path] = after
+        self.versions.setdefault(path, []).append(_fingerprint(after))
+        self._write_journal()
+
+    def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
+        """Write atomically, first checking the file still holds `expected` (None: it must not exist)."""
+        if path.is_symlink() or path.parent.is_symlink():
+            raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links")
+        self._check(path, expected)
+        self._remember(path, expected, data)
+        atomic_write(path, data, tmp_dir=self.repo.git_dir)
+
+    def delete(self, path: Path, *, expected: bytes) -> None:
+        """Delete a file, first checking it still holds `expected`."""
+        self._check(path, expected)
+        self._remember(path, expected, None)
+        path.unlink()
+
+    def rollback(self) -> None:
+        """Put back what memtui changed — only files that still hold exactly what memtui wrote."""
+        kept = []
+        for path in self.after:
+            now = path.read_bytes() if path.exists() else None
+            if _fingerprint(now) not in self.versions.get(path, []):
+                if now != self.before.get(path):
+                    kept.append(self.rel(path))
+                continue
+            old = self.before.get(path)
+            if old is None:
+                path.unlink()
+            else:
+                atomic_write(path, old, tmp_dir=self.repo.git_dir)
+        if kept:
+            self.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
+        self.before.clear()
+        self.after.clear()
+        self.versions.clear()
+        self._clear_journal()
+
+    def check_secrets(self, msg: str = "") -> None:
+        """Refuse (unless allowed) when any byte memtui is about to commit — files or message — looks like a secret."""
+        if self.allow_secret:
+            return
+        leaks = []
+        for path, data in self.after.items():
+            if data is not None:
+                leaks += [f"{self.rel(path)}:{h.line} ({h.label})" for h in scan_bytes(data)]
+            leaks += [f"the file name {self.rel(path)} ({h.label})" for h in secrets.scan(path.name)]
+        if msg:
+            leaks += [f"the commit message, line {h.line} ({h.label})" for h in secrets.scan(msg)]
+        refuse_secrets(
+            leaks, what="the change would commit", advice="remove it first, or pass --allow-secret if it is not one"
+        )
+
+    def commit(self, msg: str) -> str | None:
+        """Commit exactly the bytes memtui wrote (scanned first), nothing else."""
+        self.check_secrets(msg)
+        files = {
+            self.repo.rel(p): (None if data is None else FileState(data, mode_of(p))) for p, data in self.after.items()
+        }
+        sha = self.repo.commit_files(msg, files)
+        self.before.clear()
+        self.after.clear()
+        self.versions.clear()
+        self._clear_journal()
+        self._note_identity()
+        return sha
+
+    def result(self, action: str, commit: str | None, summary: str, paths: Sequence[str] = ()) -> OpResult:
+        """The decision's `OpResult`: what it committed and wrote, with the agent's commit and the notes so far."""
+        return OpResult(action, commit, summary, tuple(paths), self.agent_commit, tuple(self.notes))
+
+    def _note_identity(self) -> None:
+        for note in (self.repo.identity_note, self.repo.index_note):
+            if note and note not in self.notes:
+                self.notes.append(note)
+        self.repo.index_note = ""
+
+    def _write_journal(self) -> None:
+        if self.journal is None:
+            return
+        entries = [
+            {
+                "path": os.fsencode(str(p)).decode("latin-1"),
+                "before": None if self.before[p] is None else base64.b64encode(self.before[p] or b"").decode(),
+                "after": _fingerprint(a),
+                "versions": self.versions.get(p, []),
+            }
+            for p, a in self.after.items()
+        ]
+        atomic_write(
+            self.journal, json.dumps({"pid": os.getpid(), "files": entries}).encode(), tmp_dir=self.repo.git_dir
+        )
+
+    def _clear_journal(self) -> None:
+        if self.journal is not None:
+            try:
+                self.journal.unlink()
+            except FileNotFoundError:
+                pass
+
+
+def _fingerprint(data: bytes | None) -> str:
+    return "absent" if data is None else hashlib.sha256(data).hexdigest()
+
+
+def mode_of(path: Path) -> str:
+    try:
+        return "100755" if os.stat(path).st_mode & 0o111 else "100644"
+    except OSError:
+        return "100644"
+
+
+def scan_bytes(data: bytes) -> list[secrets.SecretHit]:
+    """Secret hits in any bytes: as UTF-8 (bad bytes replaced), and with NULs dropped (UTF-16 text)."""
+    text = data.decode("utf-8", "replace")
+    hits = secrets.scan(text)
+    if b"\0" in data:
+        hits += secrets.scan(data.replace(b"\0", b"").decode("utf-8", "replace"))
+    return hits
+
+
+def recover(txn: Txn) -> None:
+    """Finish or undo an action a kill interrupted: roll back its files (if its commit never landed), tidy up."""
+    txn.repo.finish_interrupted_syncs()
+    removed = remove_temp_files(txn.layout)
+    for private in [*txn.repo.git_dir.glob("memtui-index-*"), *txn.repo.git_dir.glob("memtui-tmp-*")]:
+        pid = private.name.split("-")[2] if private.name.count("-") >= 3 else ""
+        if pid.isdigit() and not pid_alive(int(pid)):
+            try:
+                private.unlink()
+            except OSError:
+                pass
+    if removed:
+        txn.notes.append(f"removed {len(removed)} temp file(s) left by an interrupted memtui action")
+    journal = txn.journal
+    if journal is None or not journal.exists():
+        return
+    try:
+        state = json.loads(journal.read_bytes())
+        entries = state["files"]
+    except (OSError, ValueError, KeyError, TypeError):
+        journal.unlink()
+        return
+    head = txn.repo.head()
+    rolled, rels = 0, []
+    for entry in entries:
+        path = Path(os.fsdecode(entry["path"].encode("latin-1")))
+        rel = txn.repo.rel(path)
+        rels.append(rel)
+        now = path.read_bytes() if path.exists() else None
+        if _fingerprint(now) not in entry.get("versions", [entry.get("after")]):
+            continue  # not what memtui left there: someone else wrote it since, leave it
+        committed = txn.repo.show(head, rel) if head else None
+        if committed == now:
+            continue  # the commit landed before the kill: nothing to undo
+        before = entry["before"]
+        if before is None:
+            if path.exists():
+                path.unlink()
+        else:
+            atomic_write(path, base64.b64decode(before), tmp_dir=txn.repo.git_dir)
+        rolled += 1
+    try:
+        txn.repo.sync_index([r for r in rels if txn.repo.owns(r)])
+    except NotInGit:
+        pass
+    journal.unlink()
+    if rolled:
+        txn.notes.append(f"an interrupted memtui action was rolled back ({rolled} file(s) put back as they were)")
+
+
+def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
+    """Commit what the agent wrote since the last commit, on its own, so history separates it from decisions.
+
+    `session` (Claude Code's session id, from the hook) becomes a `Memtui-Session` trailer.
+
+    Every byte is scanned (any file type, decodable or not, and the file's name); files that look like they
+    hold a secret are left out and named in a note.
+    """
+    changed = txn.repo.changed_paths()
+    if not changed:
+        return
+    withheld = []
+    files: dict[str, FileState | None] = {}
+    for rel in changed:
+        path = txn.repo.work_tree / rel
+        if path.is_symlink():
+            data, mode = os.fsencode(os.readlink(path)), "120000"
+        elif path.is_file():
+            data, mode = path.read_bytes(), mode_of(path)
+        elif not path.exists():
+            files[rel] = None
+            continue
+        else:
+            continue  # a folder (nested repository): not memtui's to record
+        if scan_bytes(data) or secrets.scan(rel):
+            withheld.append(rel)
+            continue
+        files[rel] = FileState(data, mode)
+    if withheld:
+        shown = [escape_path(w) if not secrets.scan(w) else "(a file whose name looks like a secret)" for w in withheld]
+        txn.notes.append("not recorded (holds a secret): " + ", ".join(shown))
+    if not files:
+        return
+    names = list(files)
+    body = "Files the agent wrote or changed since memtui last committed:\n" + "\n".join(
+        f"- {escape_path(p)}" for p in names[:200]
+    )
+    msg = f"memtui: record agent writes ({len(names)} file{'s' if len(names) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
+    for rel in names[:50]:
+        msg += f"Memtui-Memory: {escape_path(rel)}\n"
+    if session:
+        msg += f"Memtui-Session: {gitrepo.one_line(session)}\n"
+    txn.agent_commit = txn.repo.commit_files(msg, files)
+
+
+@contextmanager
+def decision(
+    store: Path, *, allow_secret: bool = False, today: dt.date | None = None, session: str | None = None
+) -> Iterator[Txn]:
+    layout = detect_layout(store)
+    refuse_links(layout)
+    repo = open_repo(layout)
+    if not repo.owns(repo.rel(layout.archive_dir)):
+        raise OpError(
+            f"the archive {layout.archive_dir} lies outside the repository at {repo.work_tree}; "
+            "memtui cannot record decisions there"
+        )
+    lock = lock_path(repo.git_dir, layout.root)
+    with store_lock(lock):
+        repo.refuse_unsafe_state()
+        txn = Txn(
+            layout=layout,
+            repo=repo,
+            today=today or dt.date.today(),
+            allow_secret=allow_secret,
+            journal=lock.with_name(lock.stem + ".journal"),
+        )
+        recover(txn)
+        if repo.detached():
+            txn.notes.append("HEAD is detached: this decision is committed on no branch (create one to keep it)")
+        record_agent_writes(txn, session=session)
+        try:
+            yield txn
+        except BaseException:
+            txn.rollback()
+            raise
+
+
+def load(txn: Txn, path: Path, expected_hash: str | None, *, archive: bool = False) -> tuple[Memory, bytes]:
+    data = txn.read(path, expected_hash)
+    memory = read_memory(path, txn.rel(path), in_archive=archive)
+    return memory, data

@@ -1,0 +1,291 @@
+"""Bulk decisions (archive, verify, restore several memories), redo, and restore putting back the exact index line.
+
+Every test runs the real ops (and the real `memtui` command) on a real git repository in a temp folder.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from conftest import git, init_repo, memory, write_files
+
+from memtui import ops
+from memtui.audit.repo import parse_trailers
+from memtui.core.reading import sha256
+
+DAY = dt.date(2026, 11, 30)
+TIMEOUT = 120
+INDEX = (
+    "# Memory\n\n"
+    "- [Alpha rule — hand-written](feedback_a.md) — the person's own words, kept *exactly*\n"
+    "- [Beta](feedback_b.md) — beta\n"
+    "- [Gamma](feedback_c.md) — gamma\n"
+    "\n## Notes\n\nA closing paragraph.\n"
+)
+
+
+@pytest.fixture
+def store(tmp_path: Path) -> Path:
+    """`<tmp>/app/memory` with three memories and an index written by hand, committed."""
+    top = tmp_path / "app"
+    write_files(
+        top,
+        {
+            "src/main.py": "print(1)\n",
+            "memory/MEMORY.md": INDEX,
+            "memory/feedback_a.md": memory("feedback_a", description="alpha description"),
+            "memory/feedback_b.md": memory("feedback_b", description="beta description"),
+            "memory/feedback_c.md": memory("feedback_c", description="gamma description"),
+        },
+    )
+    init_repo(top)
+    return top / "memory"
+
+
+def commits(store: Path) -> int:
+    return int(git(store.parent, "rev-list", "--count", "HEAD"))
+
+
+def head_trailers(store: Path) -> dict[str, list[str]]:
+    return parse_trailers(git(store.parent, "log", "-1", "--format=%B"))
+
+
+def snapshot(store: Path) -> dict[str, bytes]:
+    top = store.parent
+    return {
+        str(p.relative_to(top)): p.read_bytes()
+        for p in sorted(top.rglob("*"))
+        if p.is_file() and ".git" not in p.relative_to(top).parts
+    }
+
+
+def run(*args: str, cwd: Path | None = None) -> subprocess.CompletedProcess[str]:
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", *args], capture_output=True, text=True, env=env, cwd=cwd, timeout=TIMEOUT
+    )
+
+
+# ------------------------------------------------------------------------------------------------ archive_many
+
+
+def test_archive_many_is_one_commit_naming_every_memory(store: Path) -> None:
+    before = commits(store)
+    result = ops.archive_many(store, ["feedback_a.md", "feedback_b.md"], reason="both obsolete", today=DAY)
+    assert commits(store) == before + 1 and result.commit
+    trailers = head_trailers(store)
+    assert trailers["Memtui-Memory"] == ["memory/feedback_a.md", "memory/feedback_b.md"]
+    assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reason"] == ["both obsolete"]
+    assert not (store / "feedback_a.md").exists() and not (store / "feedback_b.md").exists()
+    assert (store.parent / "memory.archive" / "feedback_a.md").exists()
+    index = (store / "MEMORY.md").read_text()
+    assert "feedback_a.md" not in index and "feedback_b.md" not in index and "feedback_c.md" in index
+
+
+def test_archive_many_refuses_all_when_one_changed_on_disk(store: Path) -> None:
+    expected = {f: sha256((store / f).read_bytes()) for f in ("feedback_a.md", "feedback_b.md")}
+    (store / "feedback_b.md").write_text(memory("feedback_b", body="The agent rewrote this."))
+    git(store.parent, "commit", "-qam", "agent rewrite")
+    before, files = commits(store), snapshot(store)
+    with pytest.raises(ops.ChangedOnDisk, match="feedback_b.md"):
+        ops.archive_many(store, ["feedback_a.md", "feedback_b.md"], reason="x", expected_hashes=expected, today=DAY)
+    assert commits(store) == before and snapshot(store) == files
+
+
+def test_archive_many_refuses_all_when_one_is_malformed(store: Path) -> None:
+    (store / "feedback_b.md").write_text('---\nname: broken\ndescription: "q" tail\ntype: feedback\n---\nbody\n')
+    git(store.parent, "commit", "-qam", "broken")
+    before, files = commits(store), snapshot(store)
+    with pytest.raises(ops.OpError, match="feedback_b.md could not be parsed"):
+        ops.archive_many(store, ["feedback_a.md", "feedback_b.md"], reason="x", today=DAY)
+    assert commits(store) == before and snapshot(store) == files
+
+
+def test_archive_many_refuses_all_when_one_holds_a_secret(store: Path) -> None:
+    (store / "feedback_b.md").write_text(memory("feedback_b", body="key AKIAIOSFODNN7EXAMPLE here"))
+    git(store.parent, "commit", "-qam", "secret (already there)")
+    before, files = commits(store), snapshot(store)
+    with pytest.raises(ops.SecretRefused, match="feedback_b.md"):
+        ops.archive_many(store, ["feedback_a.md", "feedback_b.md"], reason="x", today=DAY)
+    assert commits(store) == before and snapshot(store) == files
+
+
+def test_archive_many_refuses_a_memory_named_twice_or_none(store: Path) -> None:
+    with pytest.raises(ops.OpError, match="named twice"):
+        ops.archive_many(store, ["feedback_a.md", "feedback_a.md"], reason="x", today=DAY)
+    with pytest.raises(ops.OpError, match="at least one"):
+        ops.archive_many(store, [], reason="x", today=DAY)
+
+
+def test_undo_of_a_bulk_archive_puts_every_memory_back(store: Path) -> None:
+    files = snapshot(store)
+    ops.archive_many(store, ["feedback_a.md", "feedback_b.md", "feedback_c.md"], reason="spring clean", today=DAY)
+    ops.undo(store, today=DAY)
+    assert snapshot(store) == files
+
+
+# ------------------------------------------------------------------------------------------------ verify_many
+
+
+def test_verify_many_stamps_each_in_one_commit(store: Path) -> None:
+    before = commits(store)
+    result = ops.verify_many(store, ["feedback_a.md", "feedback_c.md"], today=DAY)
+    assert commits(store) == before + 1 and result.commit
+    assert head_trailers(store)["Memtui-Memory"] == ["memory/feedback_a.md", "memory/feedback_c.md"]
+    for name in ("feedback_a.md", "feedback_c.md"):
+        assert "last_verified: 2026-11-30" in (store / name).read_text()
+    assert "last_verified" not in (store / "feedback_b.md").read_text()
+
+
+def test_verify_many_refuses_all_when_one_has_no_front_matter(store: Path) -> None:
+    (store / "feedback_b.md").write_text("Just a note without front matter.\n")
+    git(store.parent, "commit", "-qam", "plain")
+    before, files = commits(store), snapshot(store)
+    with pytest.raises(ops.OpError, match="feedback_b.md has no front matter"):
+        ops.verify_many(store, ["feedback_a.md", "feedback_b.md"], today=DAY)
+    assert commits(store) == before and snapshot(store) == files
+
+
+def test_verify_many_refuses_all_when_one_changed_on_disk(store: Path) -> None:
+    expected = {f: sha256((store / f).read_bytes()) for f in ("feedback_a.md", "feedback_b.md")}
+    (store / "feedback_a.md").write_text(memory("feedback_a", body="Rewritten meanwhile."))
+    with pytest.raises(ops.ChangedOnDisk, match="feedback_a.md"):
+        ops.verify_many(store, ["feedback_a.md", "feedback_b.md"], expected_hashes=expected, today=DAY)
+    assert "last_verified" not in (store / "feedback_b.md").read_text()
+
+
+# ------------------------------------------------------------------------------------------------ restore
+
+
+def test_restore_puts_back_the_exact_index_line_at_its_old_place(store: Path) -> None:
+    ops.archive(store, "feedback_a.md", reason="retired", today=DAY)
+    assert "hand-written" not in (store / "MEMORY.md").read_text()
+    ops.restore(store, "feedback_a.md", today=DAY)
+    assert (store / "MEMORY.md").read_text() == INDEX
+
+
+def test_restore_many_puts_back_every_line_and_is_one_commit(store: Path) -> None:
+    ops.archive_many(store, ["feedback_a.md", "feedback_c.md"], reason="retired", today=DAY)
+    before = commits(store)
+    result = ops.restore_many(store, ["feedback_a.md", "feedback_c.md"], today=DAY)
+    assert commits(store) == before + 1 and result.commit
+    assert head_trailers(store)["Memtui-Memory"] == ["memory/feedback_a.md", "memory/feedback_c.md"]
+    assert (store / "MEMORY.md").read_text() == INDEX
+
+
+def test_restore_of_a_merged_away_memory_puts_its_line_back(store: Path) -> None:
+    ops.merge(store, ["feedback_a.md", "feedback_b.md"], into="feedback_b.md", reason="same rule", today=DAY)
+    ops.restore(store, "feedback_a.md", today=DAY)
+    assert (
+        "- [Alpha rule — hand-written](feedback_a.md) — the person's own words, kept *exactly*\n"
+        in (store / "MEMORY.md").read_text()
+    )
+
+
+def test_restore_without_history_of_the_line_builds_one_from_the_description(store: Path) -> None:
+    archive = store.parent / "memory.archive"
+    write_files(archive, {"feedback_old.md": memory("feedback_old", description="an old rule")})
+    git(store.parent, "add", "-A")
+    git(store.parent, "commit", "-qm", "archived by hand")
+    ops.restore(store, "feedback_old.md", today=DAY)
+    assert "(feedback_old.md) — an old rule" in (store / "MEMORY.md").read_text()
+
+
+def test_restore_many_refuses_all_when_one_is_not_archived(store: Path) -> None:
+    ops.archive(store, "feedback_a.md", reason="retired", today=DAY)
+    before, files = commits(store), snapshot(store)
+    with pytest.raises(ops.PathRefused, match="nothing_here.md"):
+        ops.restore_many(store, ["feedback_a.md", "nothing_here.md"], today=DAY)
+    assert commits(store) == before and snapshot(store) == files
+
+
+# ------------------------------------------------------------------------------------------------ redo
+
+
+def test_redo_reapplies_what_undo_reverted_and_is_itself_undoable(store: Path) -> None:
+    original = snapshot(store)
+    archived = ops.archive(store, "feedback_a.md", reason="retired", today=DAY)
+    after_archive = snapshot(store)
+    ops.undo(store, today=DAY)
+    assert snapshot(store) == original
+    result = ops.redo(store, today=DAY)
+    assert snapshot(store) == after_archive and result.action == "redo" and result.commit
+    trailers = head_trailers(store)
+    assert trailers["Memtui-Action"] == ["redo"] and trailers["Memtui-Reapplies"] == [archived.commit]
+    assert "redo" in git(store.parent, "log", "-1", "--format=%s")
+    ops.undo(store, today=DAY)  # undoing the redo takes the archive back out again
+    assert snapshot(store) == original
+    ops.redo(store, today=DAY)
+    assert snapshot(store) == after_archive
+
+
+def test_redo_is_refused_unless_the_newest_decision_is_an_undo(store: Path) -> None:
+    with pytest.raises(ops.OpError, match="nothing to redo"):
+        ops.redo(store, today=DAY)
+    ops.archive(store, "feedback_a.md", reason="retired", today=DAY)
+    ops.undo(store, today=DAY)
+    ops.verify(store, "feedback_b.md", today=DAY)
+    before = commits(store)
+    with pytest.raises(ops.OpError, match="newest decision is verify"):
+        ops.redo(store, today=DAY)
+    assert commits(store) == before
+
+
+def test_redo_refuses_when_the_files_changed_since_the_undo(store: Path) -> None:
+    ops.archive(store, "feedback_a.md", reason="retired", today=DAY)
+    ops.undo(store, today=DAY)
+    (store / "feedback_a.md").write_text(memory("feedback_a", body="The person edited it by hand."))
+    git(store.parent, "commit", "-qam", "hand edit")
+    with pytest.raises(ops.OpError, match="cannot redo"):
+        ops.redo(store, today=DAY)
+    assert (store / "feedback_a.md").exists()
+
+
+# ------------------------------------------------------------------------------------------------ CLI
+
+
+def test_cli_archive_verify_restore_take_several_files_and_redo(store: Path) -> None:
+    before = commits(store)
+    out = run("archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "bulk")
+    assert out.returncode == 0, out.stderr
+    assert commits(store) == before + 1
+    out = run("restore", str(store), "feedback_a.md", "feedback_b.md")
+    assert out.returncode == 0, out.stderr
+    assert (store / "MEMORY.md").read_text() == INDEX
+    out = run("verify", str(store), "feedback_a.md", "feedback_c.md")
+    assert out.returncode == 0, out.stderr
+    assert commits(store) == before + 3
+    assert run("undo", str(store)).returncode == 0
+    out = run("redo", str(store))
+    assert out.returncode == 0, out.stderr
+    assert "redid verify" in out.stdout
+    assert "last_verified" in (store / "feedback_c.md").read_text()
+
+
+def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:
+    out = run(
+        "archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "x", "--superseded-by", "feedback_c.md"
+    )
+    assert out.returncode == 2 and "--superseded-by" in out.stderr and "Traceback" not in out.stderr
+    assert (store / "feedback_a.md").exists()
+
+
+@pytest.mark.parametrize(
+    "command", ["check", "archive", "restore", "merge", "verify", "edit", "fix-date", "history", "undo", "redo", "init"]
+)
+def test_every_subcommand_help_describes_every_argument_and_the_exit_codes(command: str) -> None:
+    from memtui.cli.parser import command_parser
+
+    parser = command_parser()
+    sub = next(a for a in parser._actions if a.dest == "command").choices[command]  # type: ignore[union-attr]
+    for action in sub._actions:
+        if action.dest != "help":
+            assert action.help, f"{command}: {action.dest} has no help"
+    out = run(command, "--help")
+    assert out.returncode == 0
+    assert "exit codes:" in out.stdout and "2  refused" in out.stdout
