@@ -319,10 +319,10 @@ class ReviewScreen(Screen[None]):
             for side, path, role in (("a", card.paths[0], "older"), ("b", card.paths[1], "newer")):
                 m = self.memory(path)
                 claim = str(card.details.get(f"{role}_claim") or "")
-                text = m.text if m else "(gone)"
+                raw = m.text if m else "(gone)"
                 self.query_one(f"#side-{side}-title", Label).update(render.plain(f"{role}: {path}"))
-                self.query_one(f"#side-{side}-text", Static).update(highlight(text, shared, claim))
-                self.call_after_refresh(self._scroll_to_claim, f"#side-{side}", text, claim)
+                self.query_one(f"#side-{side}-text", Static).update(highlight(raw, shared, claim))
+                self.call_after_refresh(self._scroll_to_claim, f"#side-{side}", raw, claim)
         elif card.is_bulk:
             sides.display, single.display, bulk.display = False, False, True
             self._fill_bulk(card)
@@ -364,6 +364,8 @@ class ReviewScreen(Screen[None]):
             for path in card.paths:
                 if (path in self.marks) != (path in ticked):
                     listing.toggle(path)
+        if listing.highlighted is None and listing.option_count:
+            listing.highlighted = 0
         if self.focused is not listing:
             listing.focus()
         self._preview_bulk(listing.highlighted)
