@@ -186,7 +186,8 @@ def bulk_card(findings: Sequence[Finding]) -> Card:
         first.kind,
         tuple(f.paths[0] for f in findings),
         f"{len(findings)} memories: {rule}",
-        f"{len(findings)} memories break one rule ({rule}); mark some (space) or all (x), then decide them at once",
+        f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives or v verifies "
+        "the marked in one commit",
         first,
         cue=first.cue,
         members=tuple(findings),

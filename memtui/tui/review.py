@@ -321,6 +321,7 @@ class ReviewScreen(Screen[None]):
                 claim = str(card.details.get(f"{role}_claim") or "")
                 raw = m.text if m else "(gone)"
                 self.query_one(f"#side-{side}-title", Label).update(render.plain(f"{role}: {path}"))
+                self.query_one(f"#side-{side}").border_title = render.clean(f"{role}: {path}")
                 self.query_one(f"#side-{side}-text", Static).update(highlight(raw, shared, claim))
                 self.call_after_refresh(self._scroll_to_claim, f"#side-{side}", raw, claim)
         elif card.is_bulk:
