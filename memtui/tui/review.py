@@ -782,6 +782,14 @@ class ReviewScreen(Screen[None]):
         memories = self._marked()
         if not memories:
             return
+        blank = [m.path for m in memories if m.is_malformed or not m.has_frontmatter]
+        if blank:  # nothing to stamp there (memtui never adds front matter): unmarked, the rest still verified
+            self.marks -= set(blank)
+            self.notify(f"No front matter to stamp, unmarked: {', '.join(blank)}", severity="warning", timeout=6)
+            memories = [m for m in memories if m.path not in blank]
+            self.show_card()
+            if not memories:
+                return
         store, paths = self.store_path, [m.path for m in memories]
         hashes = {m.path: m.content_hash for m in memories}
         self._ask(
