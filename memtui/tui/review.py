@@ -536,7 +536,7 @@ class ReviewScreen(Screen[None]):
             self.index = self._next_open(self.cards.index(card) + 1)
         else:
             self.index = self._next_open(self.index)
-        self.marks -= marked
+        self.marks = {p for p in self.marks - marked if self.memory(p) is not None}  # archived ones leave the marks
         self.refusal = ""
         self.show_card()
 
