@@ -18,6 +18,7 @@ from textual.widgets import DataTable
 
 from memtui.tui.app import MemtuiApp
 from memtui.tui.history import HistoryScreen
+from memtui.tui.main_screen import MainScreen
 from memtui.tui.review import ReviewScreen
 from memtui.tui.widgets import MemoryPane
 
@@ -61,8 +62,15 @@ def bound(bindings: Iterable[BindingType], *, described_only: bool = False) -> s
 SCREENS = {
     # table header: (the screen's own bindings, which must all be documented; everything bound there)
     "key": (
-        [*MemtuiApp.BINDINGS, *MemoryPane.BINDINGS],
-        [*MemtuiApp.BINDINGS, *MemoryPane.BINDINGS, *DataTable.BINDINGS, *Screen.BINDINGS, *App.BINDINGS],
+        [*MainScreen.BINDINGS, *MemtuiApp.BINDINGS, *MemoryPane.BINDINGS],
+        [
+            *MainScreen.BINDINGS,
+            *MemtuiApp.BINDINGS,
+            *MemoryPane.BINDINGS,
+            *DataTable.BINDINGS,
+            *Screen.BINDINGS,
+            *App.BINDINGS,
+        ],
     ),
     "review key": (ReviewScreen.BINDINGS, [*ReviewScreen.BINDINGS, *Screen.BINDINGS]),
     "history key": (HistoryScreen.BINDINGS, [*HistoryScreen.BINDINGS, *DataTable.BINDINGS, *Screen.BINDINGS]),

@@ -218,7 +218,7 @@ async def test_merge_dialog_keeps_the_targets_name_blank_lines_reason_and_final_
     app = make_app(pair_store)
     async with app.run_test(size=SIZE) as pilot:
         await settle(app, pilot)
-        assert app.open_merge(["a.md", "b.md"])
+        assert app.main_screen.open_merge(["a.md", "b.md"])
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, MergeDialog)

@@ -1,4 +1,4 @@
-"""SVG snapshots of the main screen, a review card and the archive dialog (update: pytest --snapshot-update)."""
+"""SVG snapshots of the main screen (at 140×40, 80×24 and 160×48), a review card and the archive dialog (update: pytest --snapshot-update)."""
 
 from __future__ import annotations
 
@@ -57,6 +57,18 @@ def _svg(app: MemtuiApp) -> str:
 async def test_main_screen(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
     async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_use_bun.md")
+        await settle(app, pilot)
+        assert svg_snapshot == _svg(app)
+
+
+@pytest.mark.parametrize("size", [(80, 24), (160, 48)], ids=["80x24", "160x48"])
+async def test_main_screen_at(demo_fixed: Path, svg_snapshot, size: tuple[int, int]) -> None:  # type: ignore[no-untyped-def]
+    """The smallest terminal people use (one pane under tabs, the one-line key footer) and a large one (age and
+    description columns)."""
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
         await select(app, pilot, "feedback_use_bun.md")
         await settle(app, pilot)

@@ -12,7 +12,15 @@ from textual.widgets import DataTable, Input, TextArea
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
-from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog
+from memtui.tui.dialogs import (
+    ArchiveDialog,
+    ChangedDialog,
+    EditDialog,
+    FixDateDialog,
+    HelpScreen,
+    KeptEditDialog,
+    MergeDialog,
+)
 from memtui.tui.history import HistoryDetail, HistoryScreen
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
@@ -30,7 +38,7 @@ def demo(tmp_path: Path) -> Path:
 async def select(app: MemtuiApp, pilot, path: str) -> MemoryPane:  # type: ignore[no-untyped-def]
     """Put the cursor on a memory, focusing its pane, and check the app agrees."""
     pane = await select_memory(app, pilot, path)
-    assert app.selected() is not None and app.selected().path == path  # type: ignore[union-attr]
+    assert app.main_screen.selected() is not None and app.main_screen.selected().path == path  # type: ignore[union-attr]
     return pane
 
 
@@ -171,10 +179,10 @@ async def test_filter_keeps_and_clears(demo: Path) -> None:
         assert panes["feedback"].row_count == 1 and panes["user"].row_count == 0
         assert "(1/21)" in str(panes["feedback"].border_title)
         await pilot.press("enter")
-        assert app.filter_text == "bun" and isinstance(app.focused, MemoryPane)
+        assert app.main_screen.filter_text == "bun" and isinstance(app.focused, MemoryPane)
         await pilot.press("slash", "escape")
         await pilot.pause(0.2)
-        assert app.filter_text == "" and panes["feedback"].row_count == 21
+        assert app.main_screen.filter_text == "" and panes["feedback"].row_count == 21
 
 
 async def test_review_queue_decides_with_one_key_and_marks_the_review(demo: Path) -> None:
@@ -394,36 +402,259 @@ async def test_n_and_shift_n_jump_between_memories_with_findings(demo: Path) -> 
         await settle(app, pilot)
         ws = app.ws
         assert ws is not None
-        flagged = [p for _, p in app._order if ws.findings_for(p)]
-        assert 2 < len(flagged) < len(app._order)  # some memories have none: n skips them
+        flagged = [p for _, p in app.main_screen._order if ws.findings_for(p)]
+        assert 2 < len(flagged) < len(app.main_screen._order)  # some memories have none: n skips them
         await pilot.press("n")
         await pilot.pause()
-        first = app.selected()
+        first = app.main_screen.selected()
         assert first is not None and ws.findings_for(first.path)
         visited = [first.path]
         for _ in range(len(flagged) - 1):
             await pilot.press("n")
             await pilot.pause()
-            current = app.selected()
+            current = app.main_screen.selected()
             assert current is not None
             visited.append(current.path)
         assert sorted(visited) == sorted(flagged)  # each one once, across panes, in the order shown
         assert [p for p in flagged if p in visited] == visited
         await pilot.press("n")  # wraps around
         await pilot.pause()
-        assert app.selected().path == visited[0]  # type: ignore[union-attr]
+        assert app.main_screen.selected().path == visited[0]  # type: ignore[union-attr]
         await pilot.press("N")
         await pilot.pause()
-        assert app.selected().path == visited[-1]  # type: ignore[union-attr]
+        assert app.main_screen.selected().path == visited[-1]  # type: ignore[union-attr]
 
 
 async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path) -> None:
     app = make_app(demo)
+    shown: list[str] = []
+    notify = app.notify
+
+    def record(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        shown.append(message)  # a slow machine may expire a 4 s toast before the assertion reads it
+        notify(message, **kw)
+
+    app.notify = record  # type: ignore[method-assign]
     async with app.run_test(size=SIZE, notifications=True) as pilot:
         await settle(app, pilot)
         for name in ("reference_linear.md", "user_editor.md"):
             await select(app, pilot, name)
             await pilot.press("v")
             await settle(app, pilot)
-        said = [n.message for n in app._notifications if "holds a secret" in n.message]
-        assert len(said) == 1, said
+        said = [m for m in shown if "holds a secret" in m]
+        assert len(said) == 1, shown
+
+
+# ---------------------------------------------------------------------------------------------- issue 11 item 7
+
+
+async def test_an_edit_refused_because_the_file_changed_keeps_the_typed_text_to_save_again(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.replace("10:00", "09:30")
+        path = demo / "user_timezone.md"
+        path.write_text(path.read_text() + "Moved to a 4-day week.\n")  # the agent writes meanwhile
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, KeptEditDialog)
+        assert "4-day week" in str(dialog.query_one("#kept-current Static").render())
+        typed = dialog.query_one("#kept-typed", TextArea)
+        assert "09:30" in typed.text and "4-day week" not in typed.text
+        assert "09:30" not in path.read_text()  # nothing overwritten yet
+        typed.text = typed.text.rstrip("\n") + "\nMoved to a 4-day week.\n"  # the person folds the new line in
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        text = path.read_text()
+        assert "09:30" in text and "4-day week" in text
+        assert head(demo)["Memtui-Action"] == ["edit"]
+
+
+async def test_E_opens_a_malformed_memory_in_the_editor_and_the_fix_is_committed_and_shown(demo: Path) -> None:
+    def editor(path: Path) -> None:
+        fixed = path.read_text().replace('"Retry webhooks" three times: then alert', "Retry webhooks 3x")
+        path.write_text(fixed + "---\nRetry webhooks three times, then alert.\n")  # the closing line was missing
+
+    app = make_app(demo, editor_runner=editor)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_broken_yaml.md")
+        assert app.main_screen.selected().is_malformed  # type: ignore[union-attr]
+        await pilot.press("E")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["edit"]
+        assert app.ws is not None
+        fixed = app.ws.store.get("feedback_broken_yaml.md")
+        assert fixed is not None and not fixed.is_malformed and fixed.type == "feedback"
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        assert "feedback_broken_yaml.md" in [str(k.value) for k in panes["feedback"].rows]
+
+
+async def test_an_external_edit_that_still_does_not_parse_is_offered_again_not_lost(demo: Path) -> None:
+    def editor(path: Path) -> None:
+        path.write_text(path.read_text() + "still: [unclosed\n")
+
+    app = make_app(demo, editor_runner=editor)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "feedback_broken_yaml.md")
+        before = git(demo.parent, "log", "--format=%s").count("memtui: edit")
+        await pilot.press("E")
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeptEditDialog)
+        assert "still: [unclosed" in app.screen.query_one("#kept-typed", TextArea).text
+        assert git(demo.parent, "log", "--format=%s").count("memtui: edit") == before
+        assert "still: [unclosed" not in (demo / "feedback_broken_yaml.md").read_text()
+
+
+# ---------------------------------------------------------------------------------------------- issue 11 items 3–5
+
+
+async def test_marks_feed_archive_and_verify_one_commit_each_and_the_header_counts_them(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for name in ("user_role.md", "user_editor.md"):
+            await select(app, pilot, name)
+            await pilot.press("space")
+        await pilot.pause(0.2)
+        assert "2 marked" in str(app.query_one("#header").render())
+        await pilot.press("v")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["verify"]
+        assert sorted(trailers["Memtui-Memory"]) == ["memory/user_editor.md", "memory/user_role.md"]
+        assert "marked" not in str(app.query_one("#header").render())  # a committed decision clears the marks
+        for name in ("project_invoice_v2.md", "project_merge_freeze.md"):
+            await select(app, pilot, name)
+            await pilot.press("space")
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press(*"done and shipped", "enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reason"] == ["done and shipped"]
+        assert len(trailers["Memtui-Memory"]) == 2
+        assert not (demo / "project_invoice_v2.md").exists() and not (demo / "project_merge_freeze.md").exists()
+        subjects = git(demo.parent, "log", "-2", "--format=%s").splitlines()
+        assert subjects == ["memtui: archive 2 memories", "memtui: verify 2 memories"]  # one commit per bulk decision
+
+
+async def test_history_restores_a_revoked_rule_with_R_and_redo_follows_undo(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_editor.md")
+        await pilot.press("a")
+        await pilot.pause(0.3)
+        await pilot.press(*"switched to helix", "enter")
+        await settle(app, pilot)
+        assert not (demo / "user_editor.md").exists()
+        await pilot.press("H")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("t")
+        await pilot.pause(0.2)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryDetail) and app.screen.event.action == "archive"
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists()
+        assert head(demo)["Memtui-Action"] == ["restore"]
+        assert any(n.title == "Restore" for n in app._notifications)
+        assert isinstance(app.screen, HistoryScreen)
+        assert app.screen.events and app.screen.events[0].action == "restore"  # the list shows the new commit
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        await pilot.press("u")  # undo the restore: archived again
+        await settle(app, pilot)
+        assert not (demo / "user_editor.md").exists()
+        await pilot.press("U")  # redo: restored again
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists() and head(demo)["Memtui-Action"] == ["redo"]
+
+
+async def test_at_80x24_one_pane_fills_the_body_and_every_footer_key_is_on_the_key_line(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(app, pilot)
+        screen = app.main_screen
+        assert screen.has_class("-short") and screen.has_class("-narrow")
+        shown = [p for p in app.query(MemoryPane) if p.display and p.styles.display != "none"]
+        assert [p.group for p in shown] == [screen.current_pane().group]
+        assert shown[0].size.height - 2 >= 10  # rows, not 2
+        keys = str(app.query_one("#keys").render())
+        assert len(keys) <= 80
+        for b in screen.BINDINGS:
+            if b.show:  # type: ignore[union-attr]
+                assert b.description.lower() in keys.lower(), b  # type: ignore[union-attr]
+        await pilot.press("4")
+        await pilot.pause(0.2)
+        assert screen.current_pane().group == "reference" and app.focused is screen.current_pane()
+        assert "reference" in [p.group for p in app.query(MemoryPane) if p.styles.display != "none"]
+        assert "4 Reference (8)" in str(app.query_one("#pane-tabs").render())
+
+
+async def test_over_120_columns_panes_show_age_and_description(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(250, 50)) as pilot:
+        await settle(app, pilot)
+        pane = app.query_one("#pane-feedback", MemoryPane)
+        assert [str(c.key.value) for c in pane.ordered_columns] == ["badge", "flags", "name", "age", "description"]
+        row = pane.get_row("feedback_use_bun.md")
+        assert row[3].plain.strip() == "45d" and row[4].plain == "Front end switched to bun; no longer use npm"
+        assert pane.region.right <= 250
+        await pilot.press("s")  # the sort still cycles and says so
+        await pilot.pause(0.2)
+        assert "sort: age" in str(app.query_one("#header").render())
+    narrow = make_app(demo)
+    async with narrow.run_test(size=(100, 40)) as pilot:
+        await settle(narrow, pilot)
+        pane = narrow.query_one("#pane-feedback", MemoryPane)
+        assert [str(c.key.value) for c in pane.ordered_columns] == ["badge", "flags", "name"]
+
+
+def test_the_main_screens_help_names_every_key_it_binds() -> None:
+    from memtui.tui.dialogs import HELP
+    from memtui.tui.main_screen import MainScreen
+
+    names = {"question_mark": "?", "slash": "/"}
+    tokens = set(HELP.replace("/", " / ").split()) | {"1", "2", "3", "4", "5"}
+    for b in [*MainScreen.BINDINGS, *MemtuiApp.BINDINGS]:
+        for key in b.key.split(","):  # type: ignore[union-attr]
+            assert names.get(key, key) in tokens, f"main help does not name {key}"
+
+
+async def test_marks_in_history_restore_several_revoked_rules_in_one_commit(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for name in ("user_editor.md", "user_role.md"):
+            await select(app, pilot, name)
+            await pilot.press("a")
+            await pilot.pause(0.3)
+            await pilot.press(*"retired", "enter")
+            await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HistoryScreen)
+        await pilot.press("t")  # revoked rules: the two archives first, newest first
+        await pilot.pause(0.2)
+        await pilot.press("space", "down", "space")
+        await pilot.pause(0.2)
+        assert len(app.screen.marked) == 2
+        assert "2 marked" in str(app.screen.query_one("#history-header").render())
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert (demo / "user_editor.md").exists() and (demo / "user_role.md").exists()
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["restore"]
+        assert sorted(trailers["Memtui-Memory"]) == ["memory/user_editor.md", "memory/user_role.md"]

@@ -11,18 +11,13 @@ PaletteCommand = tuple[str, Callable[[], object], str]
 
 class MemtuiCommands(Provider):
     """memtui's actions for the screen the palette was opened from (`memory: Archive` on the main screen,
-    `review: Archive` on a review card, ...). A screen lists them in `palette_commands()`; the main screen's
-    are the app's. A screen without any offers none, so a command never acts on a screen that is not shown."""
+    `review: Archive` on a review card, ...). A screen lists them in `palette_commands()`. A screen without
+    any offers none, so a command never acts on a screen that is not shown."""
 
     def _commands(self) -> list[PaletteCommand]:
         screen = self.screen
         own = getattr(screen, "palette_commands", None)
-        if callable(own):
-            return list(own())
-        app = self.app
-        if screen is app.screen_stack[0] and callable(getattr(app, "palette_commands", None)):
-            return list(app.palette_commands())  # type: ignore[attr-defined]
-        return []
+        return list(own()) if callable(own) else []
 
     async def discover(self) -> Hits:
         for name, callback, help_text in self._commands():

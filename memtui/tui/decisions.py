@@ -14,11 +14,11 @@ from pathlib import Path
 from typing import Literal
 
 from memtui import ops
-from memtui.audit.lock import LockHeld
-from memtui.audit.repo import NotInGit, open_repo
+from memtui.audit.repo import open_repo
 from memtui.core import frontmatter
+from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
-from memtui.core.store import StoreError, detect_layout
+from memtui.core.store import detect_layout
 from memtui.review import undone_commits
 
 Status = Literal["committed", "unchanged", "refused", "failed"]
@@ -40,6 +40,8 @@ class Outcome:
     changed_path: str | None = None
     """Refused because this file changed on disk since it was shown."""
     current_text: str | None = None
+    title: str = ""
+    """The refusal's title (`MemtuiError.title`: "Store busy", "Looks like a secret", ...)."""
 
     @property
     def committed(self) -> bool:
@@ -57,11 +59,13 @@ def run(label: str, operation: Operation, *, allow_secret: bool = False) -> Outc
     try:
         result = operation(allow_secret)
     except ops.ChangedOnDisk as exc:
-        return Outcome(label, "refused", str(exc), changed_path=exc.path, current_text=exc.current_text)
+        return Outcome(
+            label, "refused", exc.message, changed_path=exc.path, current_text=exc.current_text, title=exc.title
+        )
     except ops.SecretRefused as exc:
-        return Outcome(label, "refused", str(exc), secret=True)
-    except (ops.OpError, LockHeld, NotInGit, StoreError) as exc:
-        return Outcome(label, "refused", str(exc))
+        return Outcome(label, "refused", exc.message, secret=True, title=exc.title)
+    except MemtuiError as exc:  # every refusal a person can act on: ops, the lock, git, the store
+        return Outcome(label, "refused", exc.message, title=exc.title)
     except OSError as exc:
         return Outcome(label, "failed", f"{exc}; check the folder's permissions and free space, then try again")
     except Exception as exc:  # an unexpected bug must reach the screen, not die in a worker

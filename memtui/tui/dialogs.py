@@ -1,4 +1,7 @@
-"""Modal dialogs: archive reason, merge, in-app edit, changed-on-disk, and help."""
+"""Modal dialogs: archive reason, merge, in-app edit, changed-on-disk, a kept edit, fix date, confirm, welcome, help.
+
+Over 400 lines because it holds every dialog: each is small, self-contained, and shared by the screens.
+"""
 
 from __future__ import annotations
 
@@ -208,6 +211,52 @@ class ChangedDialog(ModalScreen[None]):
         self.dismiss(None)
 
 
+class KeptEditDialog(ModalScreen[str | None]):
+    """An edit that was not saved (the file changed underneath, or the text was refused): the person's typed text
+    is kept, editable, beside what is on disk now. `ctrl+s` tries to save it again; `escape` drops it."""
+
+    BINDINGS = [
+        Binding("ctrl+s", "save", "Save my text", id="dialog.save", priority=True),
+        Binding("escape", "cancel", "Drop my text", id="dialog.cancel", priority=True),
+    ]
+
+    def __init__(self, path: str, message: str, current: str | None, typed: str) -> None:
+        super().__init__()
+        self._path = path
+        self._message = message
+        self._current = current
+        self.typed = typed
+
+    def compose(self) -> ComposeResult:
+        with Vertical(classes="dialog wide"):
+            yield Label(
+                plain(f"{self._path}: not saved — your text is kept (ctrl+s save it · esc drop it)"),
+                classes="dialog-title",
+            )
+            yield Static(plain(self._message), classes="dialog-message")
+            with Horizontal(id="kept-sides"):
+                with Vertical(classes="kept-side"):
+                    yield Label("On disk now", classes="merge-source-title")
+                    with VerticalScroll(id="kept-current"):
+                        yield Static(
+                            plain(self._current if self._current is not None else "(the file is gone or unreadable)")
+                        )
+                with Vertical(classes="kept-side"):
+                    yield Label("What you typed (edit, then ctrl+s)", classes="merge-source-title")
+                    yield TextArea(self.typed, id="kept-typed", soft_wrap=True, tab_behavior="indent")
+
+    def on_mount(self) -> None:
+        self.query_one("#kept-typed", TextArea).focus()
+
+    def action_save(self) -> None:
+        """Try to save the typed text (as edited here) over what is on disk now."""
+        self.dismiss(self.query_one("#kept-typed", TextArea).text)
+
+    def action_cancel(self) -> None:
+        """Drop the typed text; the file stays as it is on disk."""
+        self.dismiss(None)
+
+
 class FixDateDialog(ModalScreen[dt.date | None]):
     """A relative date and the date it meant: nothing is written until the person confirms (and may correct it)."""
 
@@ -258,13 +307,18 @@ memtui — curate an agent's long-term memory. Every decision is a git commit.
  0          focus the preview          tab / shift+tab  cycle      ↑↓ j k  move
  /          filter every pane (enter keeps it, escape clears it)
  a          archive the selected memory (asks for the reason)
- space      mark          m  merge the marked memories (or the selected one with its duplicate)
- e          edit here     E  edit in $EDITOR
- v          verify (still true)        f  fix a relative date (asks)  u  undo the last decision
+ space      mark (the header counts marks; a, v and m act on every marked memory)
+ m          merge the marked memories (or the selected one with its duplicate)
+ e          edit here     E  edit in $EDITOR (malformed files too)
+ v          verify (still true)        f  fix a relative date (asks)
+ u          undo the last decision     U  redo what the last undo reverted
  r          review queue               H  history of decisions (revoked rules)
  s          sort: name → age → freshness → findings            n / N  next / previous memory with a finding
  ctrl+r     reload the store           ctrl+p  command palette (acts on this screen)
  ?          this help                  q  quit
+
+A short terminal shows one pane at a time under a line of tabs (1-5 switch); a narrow one shows every key
+on one line. Over 120 columns each pane shows the age in days and the description.
 
 Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)
 Flags:  """

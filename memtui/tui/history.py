@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 from collections.abc import Callable
+from pathlib import PurePosixPath
+from typing import cast
 
 from textual import on, work
 from textual.app import ComposeResult
@@ -12,20 +14,27 @@ from textual.content import Content
 from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
+from memtui import ops
 from memtui.audit.repo import Event, StoreRepo
 from memtui.review import is_duplicate_archive, revoked_only, undone_commits
 from memtui.tui import render
+from memtui.tui.decisions import Operation, Outcome
 from memtui.tui.dialogs import HelpScreen, help_text
-from memtui.tui.messages import ThreadSaid
+from memtui.tui.messages import Decide, Host, ThreadSaid, WorkspaceChanged
+from memtui.tui.render import cut
 
 COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("replaced by", 22), ("author", 10))
 """Widths that fit 140 columns with the cell padding; longer text is cut with an ellipsis."""
 
 
-class HistoryDetail(ModalScreen[None]):
-    """A decision in full: the rule's text as it was before the commit, and the commit's diff."""
+class HistoryDetail(ModalScreen[str | None]):
+    """A decision in full: the rule's text as it was before the commit, and the commit's diff. `R` on a retired
+    rule restores it (dismissed with "restore")."""
 
-    BINDINGS = [Binding("escape,enter,q", "close", "Close", id="detail.close")]
+    BINDINGS = [
+        Binding("R", "restore", "Restore this rule", id="detail.restore"),
+        Binding("escape,enter,q", "close", "Close", id="detail.close"),
+    ]
 
     def __init__(self, event: Event, before: str, diff: str) -> None:
         super().__init__()
@@ -37,6 +46,8 @@ class HistoryDetail(ModalScreen[None]):
         e = self.event
         with Vertical(classes="dialog"):
             yield Label(render.plain(f"{e.action} · {e.memory} · {e.date[:10]} · {e.author}"), classes="dialog-title")
+            if archived_to(e):
+                yield Static(render.styled("R restores this rule (its file and its index line) · esc closes", "bold"))
             if e.reason:
                 yield Static(render.plain(f"Why: {e.reason}"))
             if e.superseded_by:
@@ -63,6 +74,20 @@ class HistoryDetail(ModalScreen[None]):
         """Back to the list."""
         self.dismiss(None)
 
+    def action_restore(self) -> None:
+        """Restore the retired rule shown (only an archive or merge can be restored)."""
+        if not archived_to(self.event):
+            self.notify("Only an archived or merged-away memory can be restored", severity="warning")
+            return
+        self.dismiss("restore")
+
+
+def archived_to(event: Event) -> list[str]:
+    """The archived files an archive (or merge) left, by name: what restoring it brings back."""
+    if event.action not in ("archive", "merge"):
+        return []
+    return [PurePosixPath(p).name for p in event.trailers.get("Memtui-Archived-To", []) if p]
+
 
 class HistoryScreen(Screen[None]):
     """memtui's events: action, memory, reason, successor, author, date."""
@@ -71,6 +96,9 @@ class HistoryScreen(Screen[None]):
         Binding("t", "toggle_revoked", "Revoked only", id="history.revoked"),
         Binding("slash", "filter", "Filter", id="history.filter"),
         Binding("enter", "open", "Open", id="history.open", show=False),
+        Binding("space", "mark", "Mark", id="history.mark", show=False),
+        Binding("R", "restore", "Restore", id="history.restore"),
+        Binding("U", "redo", "Redo", id="history.redo"),
         Binding("question_mark", "help", "Help", id="history.help"),
         Binding("escape,q,H", "leave", "Back", id="history.leave"),
     ]
@@ -87,6 +115,8 @@ class HistoryScreen(Screen[None]):
         self.events: list[Event] = []
         self.revoked = False
         self.filter_text = ""
+        self.marked: set[str] = set()
+        """Commits of archive decisions marked with space: `R` restores them all in one commit."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="history-header")
@@ -148,7 +178,8 @@ class HistoryScreen(Screen[None]):
                     render.styled(" (undone)", "badge-unknown"),
                 )
             else:
-                action_cell = render.styled(cut(action, w["action"]), colour)
+                mark = "• " if e.commit in self.marked else ""
+                action_cell = render.styled(cut(mark + action, w["action"]), colour)
             table.add_row(
                 Content(e.date[:10]),
                 action_cell,
@@ -160,9 +191,10 @@ class HistoryScreen(Screen[None]):
             )
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
+        extra += f" · {len(self.marked)} marked" if self.marked else ""
         self.query_one("#history-header", Static).update(
             render.plain(
-                f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens"
+                f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
             )
         )
 
@@ -217,7 +249,68 @@ class HistoryScreen(Screen[None]):
         text = before.decode("utf-8", errors="replace")
         diff = self.repo.diff(event.commit)
         detail = HistoryDetail(event, text, diff)
-        self.post_message(ThreadSaid(lambda: self.app.push_screen(detail)))
+
+        def answered(answer: str | None) -> None:
+            if answer == "restore":
+                self.restore(event)
+
+        self.post_message(ThreadSaid(lambda: self.app.push_screen(detail, answered)))
+
+    def _decide(self, label: str, operation: Operation) -> None:
+        def done(outcome: Outcome) -> None:
+            self._load()  # the list shows the new commit (the app has already said what came of it)
+
+        self.app.post_message(Decide(label, operation, done))
+
+    def restore(self, event: Event) -> None:
+        """Restore what an archive (or merge) retired: one commit, the file and its index line as they were."""
+        names = archived_to(event)
+        if not names:
+            self.notify("Only an archived or merged-away memory can be restored", severity="warning")
+            return
+        store = cast(Host, self.app).store_path
+        self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
+
+    def _under_cursor(self) -> Event | None:
+        table = self.query_one(DataTable)
+        shown = self.shown_events()
+        return shown[table.cursor_row] if 0 <= table.cursor_row < len(shown) else None
+
+    def action_mark(self) -> None:
+        """Mark or unmark the archive under the cursor, to restore several rules in one commit."""
+        event = self._under_cursor()
+        if event is None:
+            return
+        if not archived_to(event):
+            self.notify("Only an archived memory can be marked for restore", severity="warning")
+            return
+        self.marked ^= {event.commit}
+        row = self.query_one(DataTable).cursor_row
+        self.refresh_table()
+        self.query_one(DataTable).move_cursor(row=row, animate=False)
+
+    def action_restore(self) -> None:
+        """Restore the marked rules (one commit naming each), else the one under the cursor."""
+        marked = [e for e in self.events if e.commit in self.marked]
+        if marked:
+            names = sorted({name for e in marked for name in archived_to(e)})
+            store = cast(Host, self.app).store_path
+            self.marked.clear()
+            self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
+            return
+        event = self._under_cursor()
+        if event is not None:
+            self.restore(event)
+
+    def action_redo(self) -> None:
+        """Apply again what the last undo reverted."""
+        store = cast(Host, self.app).store_path
+        self._decide("Redo", lambda allow: ops.redo(store))
+
+    @on(WorkspaceChanged)
+    def _store_changed(self, message: WorkspaceChanged) -> None:
+        message.stop()
+        self._load()
 
     def action_open(self) -> None:
         """Open the decision under the cursor."""
@@ -240,15 +333,11 @@ class HistoryScreen(Screen[None]):
             ("history: Revoked rules only / everything", self.action_toggle_revoked, "Toggle the revoked-rules view"),
             ("history: Filter", self.action_filter, "Filter by memory, reason, action or author"),
             ("history: Open the selected decision", self.action_open, "The rule as it was, and the commit"),
+            ("history: Restore the selected rule", self.action_restore, "Bring an archived memory back (one commit)"),
+            ("history: Redo", self.action_redo, "Apply again what the last undo reverted"),
             ("history: Help", self.action_help, "This screen's keys"),
             ("history: Back", self.action_leave, "Back to the panes"),
         ]
-
-
-def cut(text: str, width: int) -> str:
-    """Text that fits a column, cut with an ellipsis (never silently)."""
-    text = " ".join(text.split())
-    return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
 
 
 def _short(path: str) -> str:

@@ -33,11 +33,23 @@ class Decide(Message):
     change was refused for a secret, and only then answers.
     """
 
-    def __init__(self, label: str, operation: Operation, on_outcome: Callable[[Outcome], None] | None = None) -> None:
+    def __init__(
+        self,
+        label: str,
+        operation: Operation,
+        on_outcome: Callable[[Outcome], None] | None = None,
+        *,
+        typed: str | None = None,
+        path: str | None = None,
+    ) -> None:
         super().__init__()
         self.label = label
         self.operation = operation
         self.on_outcome = on_outcome
+        self.typed = typed
+        """The text the person typed, for an edit: kept and offered again when the save is refused."""
+        self.path = path
+        """The memory an edit writes (with `typed`)."""
 
 
 class WorkspaceChanged(Message):

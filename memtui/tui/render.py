@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 
+from rich.cells import cell_len
 from textual.content import Content
 
 from memtui.core.index import format_size
@@ -19,6 +20,9 @@ LEGEND = (
     "C contradiction · D duplicate · $ secret · ! malformed (read-only) · T relative date (f fixes it) · "
     "L lint (front matter, index, links)"
 )
+
+NAME_WIDTH = 32
+"""The widest name column on a wide terminal, where age and description follow it."""
 
 
 def clean(text: str) -> str:
@@ -61,15 +65,41 @@ def _flags(kinds: frozenset[str]) -> Content:
     return Content("").join(parts)
 
 
-def row(memory: Memory, ws: Workspace, marked: bool) -> tuple[Content, Content, Content]:
-    """The three cells of a memory's row: badge, flags, name."""
+def row(
+    memory: Memory, ws: Workspace, marked: bool, *, name: int = NAME_WIDTH, description: int = 0
+) -> tuple[Content, ...]:
+    """The cells of a memory's row: badge, flags, name; with `description` > 0 (a wide terminal) the name cut to
+    `name` columns, its age in days and its description cut to `description` columns."""
     fresh = ws.freshness.get(memory.path)
     kinds = {f.kind for f in ws.findings_for(memory.path)}
     if memory.is_malformed:
         kinds.add("malformed")
     mark = "• " if marked else ""
-    name = memory.title + (" (read-only)" if memory.is_malformed else "")
-    return badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + name)
+    title = memory.title + (" (read-only)" if memory.is_malformed else "")
+    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + title))
+    if description <= 0:
+        return cells
+    age = f"{fresh.age_days}d" if fresh and fresh.age_days is not None else "–"
+    return (
+        cells[0],
+        cells[1],
+        plain(cut(mark + title, name)),
+        Content(f"{age:>5}"),
+        styled(cut(memory.description, description), "badge-unknown"),
+    )
+
+
+def cut(text: str, width: int) -> str:
+    """Text that fits `width` terminal cells (CJK counts two), on one line, cut with an ellipsis (never silently)."""
+    text = " ".join(text.split())
+    if cell_len(text) <= width:
+        return text
+    used, end = 0, 0
+    for end, ch in enumerate(text):  # noqa: B007 - `end` is read after the loop
+        used += cell_len(ch)
+        if used > width - 1:
+            break
+    return text[:end] + "…"
 
 
 def budget_line(ws: Workspace) -> Content:

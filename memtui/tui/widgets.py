@@ -2,9 +2,15 @@
 
 from __future__ import annotations
 
-from textual.binding import Binding
+from collections.abc import Callable
+
+from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import DataTable
+from textual.widgets import DataTable, Static
+
+from memtui.core.model import Memory
+from memtui.tui.render import NAME_WIDTH
+from memtui.workspace import Workspace
 
 GROUPS: tuple[tuple[str, str, str], ...] = (
     ("user", "User", "1"),
@@ -13,6 +19,33 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
     ("reference", "Reference", "4"),
     ("other", "Other", "5"),
 )
+
+
+_KEYS = {"question_mark": "?", "slash": "/"}
+
+
+class KeyLine(Static):
+    """The footer of a narrow terminal: every shown key on one line, the key letter marked inside its word
+    (`a̲rchive`, `H̲istory`), so no key is lost at 80 columns."""
+
+    def __init__(self, bindings: list[BindingType], *, id: str | None = None) -> None:
+        super().__init__(key_line(bindings), id=id)
+
+
+def key_line(bindings: list[BindingType]) -> Content:
+    """`?help /filter archive merge … ^p palette` with each key in the footer's key colour."""
+    parts: list[Content] = []
+    for b in bindings:
+        if not isinstance(b, Binding) or not b.show:
+            continue
+        key = _KEYS.get(b.key, b.key)
+        word = b.description
+        if len(key) == 1 and word[:1].lower() == key.lower():
+            parts.append(Content.assemble(Content.styled(key, "bold $footer-key-foreground"), word[1:].lower()))
+        else:
+            parts.append(Content.assemble(Content.styled(key, "bold $footer-key-foreground"), word.lower()))
+    parts.append(Content.assemble(Content.styled("^p", "bold $footer-key-foreground"), " palette"))
+    return Content(" ").join(parts)
 
 
 class MemoryPane(DataTable[Content]):
@@ -33,12 +66,33 @@ class MemoryPane(DataTable[Content]):
         self.label = label
         self.digit = digit
         self.total = 0
+        self.description_width = 0
+        """Columns for the description (0: a narrow terminal, where the row is badge, flags and name only)."""
+        self.name_width = NAME_WIDTH
+        """Columns for the name when the description shows."""
 
     def on_mount(self) -> None:
+        self._add_columns()
+        self.set_title(0, 0)
+
+    def _add_columns(self) -> None:
         self.add_column("badge", width=8, key="badge")
         self.add_column("flags", width=6, key="flags")
-        self.add_column("name", width=120, key="name")
-        self.set_title(0, 0)
+        if self.description_width:
+            self.add_column("name", width=self.name_width, key="name")
+            self.add_column("age", width=5, key="age")
+            self.add_column("description", width=self.description_width, key="description")
+        else:
+            self.add_column("name", width=120, key="name")
+
+    def set_widths(self, name: int, description: int) -> bool:
+        """Show (description > 0) or hide the age and description columns; True when the columns changed."""
+        if (name, description) == (self.name_width, self.description_width):
+            return False
+        self.name_width, self.description_width = name, description
+        self.clear(columns=True)
+        self._add_columns()
+        return True
 
     def set_title(self, shown: int, total: int) -> None:
         """`Feedback (23) [2]`, with `12/23` when a filter hides some."""
@@ -48,7 +102,7 @@ class MemoryPane(DataTable[Content]):
     FIRST_ROWS = 200
     """Rows added before the first paint; the rest follow right after, so big stores show at once."""
 
-    def fill(self, rows: list[tuple[str, tuple[Content, Content, Content]]], total: int, keep: str | None) -> None:
+    def fill(self, rows: list[tuple[str, tuple[Content, ...]]], total: int, keep: str | None) -> None:
         """Replace the rows, keeping the cursor on `keep` when it is still there."""
         self.clear()
         self._generation = getattr(self, "_generation", 0) + 1
@@ -64,9 +118,7 @@ class MemoryPane(DataTable[Content]):
     BATCH_ROWS = 400
     """Rows added per frame after the first paint, so a key press never waits behind a big fill."""
 
-    def _add_rest(
-        self, rows: list[tuple[str, tuple[Content, Content, Content]]], keep: str | None, generation: int
-    ) -> None:
+    def _add_rest(self, rows: list[tuple[str, tuple[Content, ...]]], keep: str | None, generation: int) -> None:
         if generation != self._generation:
             return  # a newer fill replaced these rows
         for key, cells in rows[: self.BATCH_ROWS]:
@@ -96,3 +148,30 @@ class MemoryPane(DataTable[Content]):
             return str(self.coordinate_to_cell_key(self.cursor_coordinate).row_key.value)
         except Exception:
             return None
+
+
+def _by_name(memory: Memory) -> tuple[str, str]:
+    return (memory.title.casefold(), memory.path)
+
+
+_BADGE_RANK = {"expired": 0, "stale": 1, "aging": 2, "unknown": 3, "fresh": 4, "standing": 5}
+
+
+def sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
+    """The pane order for one of MainScreen.SORTS; ties fall back to the name."""
+
+    def age(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return (fresh.age_days or 0) if fresh else 0
+
+    def badge(m: Memory) -> int:
+        fresh = ws.freshness.get(m.path)
+        return _BADGE_RANK.get(fresh.badge if fresh else "unknown", 3)
+
+    if sort == "age":
+        return lambda m: (-age(m), *_by_name(m))
+    if sort == "freshness":
+        return lambda m: (badge(m), -age(m), *_by_name(m))
+    if sort == "findings":
+        return lambda m: (-len(ws.findings_for(m.path)), *_by_name(m))
+    return _by_name

@@ -1,0 +1,109 @@
+"""The main screen's preview: the selected memory's fields, text, findings and its history of decisions."""
+
+from __future__ import annotations
+
+import asyncio
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Markdown, Static
+
+from memtui.core import frontmatter
+from memtui.core.model import Memory
+from memtui.review import undone_commits
+from memtui.tui import render
+from memtui.tui.messages import ThreadSaid
+from memtui.workspace import Workspace
+
+
+class Preview(VerticalScroll):
+    """One memory in full; `show` redraws it (a newer call cancels an older one, so fast scrolling renders once)."""
+
+    def __init__(self) -> None:
+        super().__init__(id="preview", can_focus=True)
+
+    def compose(self) -> ComposeResult:
+        yield Static(id="preview-fields")
+        yield Markdown(id="preview-body")
+        yield Static(id="preview-findings")
+        yield Static(id="preview-history")
+
+    def on_mount(self) -> None:
+        self.border_title = "[0] Preview"
+
+    @work(exclusive=True, group="preview", exit_on_error=False, description="Preview")
+    async def show(self, memory: Memory | None, ws: Workspace | None) -> None:
+        """Draw this memory (None: nothing selected)."""
+        await asyncio.sleep(0.05)  # a newer selection cancels this one: fast scrolling renders once
+        fields = self.query_one("#preview-fields", Static)
+        body = self.query_one("#preview-body", Markdown)
+        findings = self.query_one("#preview-findings", Static)
+        history = self.query_one("#preview-history", Static)
+        if memory is None or ws is None:
+            fields.update(Content("No memory selected"))
+            await body.update("")
+            findings.update("")
+            history.update("")
+            return
+        fields.update(fields_of(memory, ws))
+        await body.update(render.clean(memory.body if not memory.is_malformed else memory.text or ""))
+        found = ws.findings_for(memory.path)
+        if found:
+            findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))
+        else:
+            findings.update(Content.styled("No findings" if ws.analysed else "Analysing…", "dim"))
+        self._load_history(memory, ws)
+
+    @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
+    def _load_history(self, memory: Memory, ws: Workspace) -> None:
+        events, context = ws.history_in_context(memory)
+        undone = undone_commits(context)
+        lines = [Content.styled("History", "bold")]
+        if ws.repo is None:
+            lines.append(Content.styled("not in git", "dim"))
+        elif not events:
+            lines.append(Content.styled("no memtui events yet", "dim"))
+        for e in events:
+            text = f"{e.date[:10]}  {e.action:<11} {e.author}"
+            if e.reason:
+                text += f" — {e.reason}"
+            if e.commit in undone:
+                text += " (undone)"
+            lines.append(render.plain(text))
+        content = Content("\n").join(lines)
+        self.post_message(ThreadSaid(lambda: self.query_one("#preview-history", Static).update(content)))
+
+    @on(ThreadSaid)
+    def _thread_said(self, message: ThreadSaid) -> None:
+        message.stop()
+        message.callback()
+
+
+def fields_of(memory: Memory, ws: Workspace) -> Content:
+    """The preview's head: path, malformed state, freshness and the front matter exactly as written."""
+    fresh = ws.freshness.get(memory.path)
+    lines = [render.plain(memory.path)]
+    if memory.is_malformed:
+        lines.append(
+            render.styled(f"malformed: {memory.error} — read-only here; E fixes it in $EDITOR", "flag-contradiction")
+        )
+    head = [render.badge(fresh.badge if fresh else "unknown")]
+    if fresh and fresh.since:
+        extra = f"  {fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
+        if fresh.period_days:
+            extra += f", period {fresh.period_days} days"
+        head.append(render.plain(extra))
+    lines.append(Content("").join(head))
+    if memory.has_frontmatter:
+        # the front matter as written: keys, order, quoting and comments exactly as on disk
+        block, _ = frontmatter.split_block(memory.text)
+        for line in (block or "").splitlines():
+            body = line.rstrip("\r")
+            indent = len(body) - len(body.lstrip(" "))
+            # wrapping drops leading blanks, so nesting is drawn with a visible mark per level
+            lines.append(render.plain("· " * ((indent + 1) // 2) + body[indent:]))
+    if not memory.has_frontmatter and not memory.is_malformed:
+        lines.append(render.styled("no front matter", "badge-unknown"))
+    return Content("\n").join(lines)
