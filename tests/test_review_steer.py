@@ -253,3 +253,31 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
         await pilot.press("b")  # keep both: decided like any pair
         await settle(app, pilot)
         assert head(store)["Memtui-Action"] == ["keep-both"] and screen.current() is None
+
+
+# ---------------------------------------------------------------------------------------------- #11 item 7
+
+
+async def test_an_edit_in_the_review_refused_because_the_file_changed_keeps_the_typed_text(demo: Path) -> None:
+    from textual.widgets import TextArea
+
+    from memtui.tui.dialogs import EditDialog, KeptEditDialog
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("4")  # a stale card: one memory
+        card = screen.current()
+        assert card is not None and card.kind == "stale"
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.rstrip("\n") + "\nStill true in December.\n"
+        path = demo / card.paths[0]
+        path.write_text(path.read_text() + "The agent adds a line meanwhile.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeptEditDialog), type(app.screen)
+        assert "Still true in December." in app.screen.query_one("#kept-typed", TextArea).text
+        assert "Still true in December." not in path.read_text()

@@ -503,16 +503,34 @@ class ReviewScreen(Screen[None]):
 
     # ------------------------------------------------------------------------------------------ deciding
 
-    def _ask(self, label: str, action: str, operation: Operation, *, marked: Iterable[str] = ()) -> None:
+    def _ask(
+        self,
+        label: str,
+        action: str,
+        operation: Operation,
+        *,
+        marked: Iterable[str] = (),
+        typed: str | None = None,
+        path: str | None = None,
+    ) -> None:
         """Ask the app for a decision on the current card (or on the marked memories, when `marked` names
-        them); the card moves on only if it committed."""
+        them); the card moves on only if it committed. An edit names its text (`typed`, `path`) so a refused
+        save offers it again instead of losing it."""
         card, marked = self.current(), frozenset(marked)
         if card is None and not marked:
             return
         self.pending = label
         self.refusal = ""
         self.show_card()
-        self.app.post_message(Decide(label, operation, lambda outcome: self._decided(card, action, outcome, marked)))
+        self.app.post_message(
+            Decide(
+                label,
+                operation,
+                lambda outcome: self._decided(card, action, outcome, marked),
+                typed=typed,
+                path=path,
+            )
+        )
 
     def _decided(self, card: Card | None, action: str, outcome: Outcome, marked: frozenset[str] = frozenset()) -> None:
         self.pending = ""
@@ -668,6 +686,8 @@ class ReviewScreen(Screen[None]):
                     "Edit",
                     "edited",
                     lambda allow: ops.edit(store, m.path, new, expected_hash=expected, allow_secret=allow),
+                    typed=new,
+                    path=m.path,
                 )
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
