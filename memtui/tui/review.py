@@ -300,6 +300,7 @@ class ReviewScreen(Screen[None]):
         )
         fresh = self.ws.freshness.get(card.paths[0]) if len(card.paths) == 1 else None
         mtype = (m.type if (m := self.memory(card.paths[0])) else None) if len(card.paths) == 1 else None
+        rule = "" if self.is_pair(card) else why(card, fresh, mtype)
         explain.update(
             Content.assemble(
                 render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
@@ -307,9 +308,7 @@ class ReviewScreen(Screen[None]):
                 render.plain(card.title),
                 Content("\n"),
                 render.plain(card.explanation + (self._written_by(card) if card.kind == "new" else "")),
-                Content("\nwhy: ").stylize("bold") + render.plain(why(card, fresh, mtype))
-                if not self.is_pair(card)
-                else Content(""),
+                Content("\nwhy: ").stylize("bold") + render.plain(rule) if rule else Content(""),
             )
         )
         raw_shared = card.details.get("shared", []) if card.details else []

@@ -92,7 +92,7 @@ def _since(fresh: Freshness) -> str:
 
 def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
     """The rule that raised a single-memory card, in a line (e.g. `project memory, 30-day period, last
-    confirmed 2026-10-02 from `updated``)."""
+    confirmed 2026-10-02 from `updated``); empty when the card's explanation already says it all."""
     kind = card.kind
     if kind in ("stale", "expired") and fresh is not None:
         period = f"{fresh.period_days}-day period" if fresh.period_days else "no decay period"
@@ -101,7 +101,7 @@ def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
             return f"expires_at {fresh.expires_at.isoformat()} has passed · {head}"
         return f"{head} ({fresh.age_days} days ago)"
     if kind == "new":
-        return "the agent wrote this since the last finished review"
+        return ""  # the explanation already says the agent wrote it, and which session
     if kind == "secret":
         return f"secret scan: {card.cue or 'a credential-shaped string'}"
     if kind == "relative-date":
