@@ -14,7 +14,28 @@ from memtui.core.model import Finding, Memory
 REVOKING = ("archive", "merge")
 DUPLICATE_PREFIX = "duplicate of "
 """An archive whose reason starts with this retired a duplicate (its twin stays): merged away, not revoked."""
-QUEUE_ORDER = {"contradiction": 0, "duplicate": 0, "new": 1, "expired": 2, "stale": 3, "secret": 4}
+GROUPS = ("pairs", "agent", "expired", "stale", "secrets", "index", "schema", "other", "weaker")
+"""The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, secrets,
+index and schema lint, the rest, and (on request) the held-back weaker pair candidates."""
+GROUP_OF = {
+    "contradiction": "pairs",
+    "duplicate": "pairs",
+    "new": "agent",
+    "expired": "expired",
+    "stale": "stale",
+    "secret": "secrets",
+    "unindexed": "index",
+    "broken-link": "index",
+    "duplicate-entry": "index",
+    "index-over-cap": "index",
+    "schema": "schema",
+    "malformed": "schema",
+    "relative-date": "schema",
+}
+BULK_KINDS = frozenset({"schema", "unindexed"})
+"""Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each."""
+UNCOUNTED = frozenset({"unindexed", "long-index-line"})
+"""Index hygiene: shown (unindexed as one card), but not part of the finding count."""
 
 
 def undone_commits(events: Sequence[Event]) -> set[str]:
@@ -63,6 +84,20 @@ class Card:
     diff: str = ""
     cue: str = ""
     details: dict[str, object] = field(default_factory=dict, hash=False, compare=False)
+    members: tuple[Finding, ...] = ()
+    """On a bulk card, every finding of its rule (one per memory, in `paths` order); empty on other cards."""
+    weaker: bool = False
+    """A held-back pair candidate (below the shown threshold), shown only on request."""
+
+    @property
+    def group(self) -> str:
+        """The queue group this card belongs to (one of `GROUPS`)."""
+        return "weaker" if self.weaker else GROUP_OF.get(self.kind, "other")
+
+    @property
+    def is_bulk(self) -> bool:
+        """A card that lists several memories under one rule."""
+        return bool(self.members)
 
 
 def last_review(events: Sequence[Event]) -> Event | None:
@@ -100,7 +135,7 @@ def _pair_kept(finding: Finding, memories: dict[str, Memory], kept: set[tuple[st
 
 
 def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
-    """Everything that needs a decision: pairs first, then the agent's new writes, then expired/stale, then the rest."""
+    """Everything that needs a decision, in the order of `GROUPS`; one card per lint rule where it flags several."""
     events = repo.history() if repo else []
     kept = kept_pairs(events)
     if repo is not None:  # trailers name files relative to the repository (DESIGN §3); cards use store paths
@@ -124,19 +159,52 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
             if m is None or not m.is_active:
                 continue
             cards.append(Card("new", (rel,), m.title, "written by the agent since the last review", diff=diff))
-    rest = [f for f in report.findings if f.kind not in ("contradiction", "duplicate")]
-    rank = {"expired": 0, "stale": 1, "secret": 2}
-    rest.sort(key=lambda f: (rank.get(f.kind, 3), f.severity != "error", f.kind))
+    rest = [f for f in report.findings if f.kind not in ("contradiction", "duplicate", "long-index-line")]
+    rest.sort(key=lambda f: (f.severity != "error", f.kind))
+    by_rule: dict[tuple[str, str], list[Finding]] = {}
     for f in rest:
-        if f.kind in ("unindexed", "long-index-line"):
-            continue  # index hygiene is shown in the panes, not worth a card each
-        title = (
-            memories[f.paths[0]].title
-            if f.paths and f.paths[0] in memories
-            else (f.paths[0] if f.paths else "MEMORY.md")
-        )
+        if f.kind in BULK_KINDS and f.paths:
+            by_rule.setdefault((f.kind, f.cue), []).append(f)
+    for f in rest:
+        group = by_rule.get((f.kind, f.cue), [])
+        if len(group) > 1:
+            if f is group[0]:
+                cards.append(bulk_card(group))
+            continue
+        title = memories[f.paths[0]].title if f.paths and f.paths[0] in memories else (f.paths or ("MEMORY.md",))[0]
         cards.append(Card(f.kind, f.paths, title, f.message, f, cue=f.cue, details=dict(f.details)))
+    order = {g: i for i, g in enumerate(GROUPS)}
+    cards.sort(key=lambda c: order[c.group])  # stable: within a group, the order above
     return cards
+
+
+def bulk_card(findings: Sequence[Finding]) -> Card:
+    """One card for every memory a lint rule flags (e.g. 12 memories without **How to apply:**)."""
+    first = findings[0]
+    rule = "not listed in MEMORY.md" if first.kind == "unindexed" else first.cue
+    return Card(
+        first.kind,
+        tuple(f.paths[0] for f in findings),
+        f"{len(findings)} memories: {rule}",
+        f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives or v verifies "
+        "the marked in one commit",
+        first,
+        cue=first.cue,
+        members=tuple(findings),
+    )
+
+
+def held_back_cards(report: Report) -> list[Card]:
+    """The weaker pair candidates (`Report.held_back`), strongest first, as cards of the `weaker` group."""
+    memories = {m.path: m for m in report.store.memories}
+    out = []
+    for f in report.held_back:
+        if len(f.paths) != 2 or not all(p in memories for p in f.paths):
+            continue
+        titles = " ↔ ".join(memories[p].title for p in f.paths)
+        score = f" (score {f.score:.2f}, below the shown threshold)" if f.score is not None else ""
+        out.append(Card(f.kind, f.paths, titles, f.message + score, f, cue=f.cue, details=dict(f.details), weaker=True))
+    return out
 
 
 def finding_count(cards: Sequence[Card]) -> int:
@@ -145,13 +213,19 @@ def finding_count(cards: Sequence[Card]) -> int:
     The header, the review and `check`'s summary use this; index hygiene (unindexed, long index lines) and
     pairs a person already kept are not counted, and the agent's new writes are counted apart.
     """
-    return sum(1 for c in cards if c.finding is not None)
+    return sum(len(c.members) or 1 for c in cards if c.finding is not None and c.kind not in UNCOUNTED and not c.weaker)
 
 
 def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
-    """The card as the store is now (same kind, same memories), or None when it no longer needs a decision."""
+    """The card as the store is now (same kind, same memories), or None when it no longer needs a decision.
+
+    A bulk card follows its rule: it is the rule's card now, with the memories that still break it.
+    """
     want = set(card.paths)
-    same = [c for c in queue if c.kind == card.kind and set(c.paths) == want]
+    if card.is_bulk:
+        rule = [c for c in queue if c.kind == card.kind and c.cue == card.cue and (c.is_bulk or set(c.paths) <= want)]
+        return rule[0] if rule else None
+    same = [c for c in queue if c.kind == card.kind and c.weaker == card.weaker and set(c.paths) == want]
     return next((c for c in same if c.explanation == card.explanation), same[0] if same else None)
 
 

@@ -84,7 +84,7 @@ def test_review_in_a_real_terminal_shows_its_own_keys_and_moves_on_only_after_th
     try:
         wait_for(session, "findings to review", timeout=40)
         tmux("send-keys", "-t", session, "r")
-        wait_for(session, "Review · 1 /")
+        wait_for(session, "pairs 1 /")
         screen = wait_for(session, "Keep both")
         assert "Approve" not in screen  # a pair card: only the pair's keys in the footer
         tmux("send-keys", "-t", session, "?")
@@ -96,7 +96,7 @@ def test_review_in_a_real_terminal_shows_its_own_keys_and_moves_on_only_after_th
         screen = wait_for(session, "Why is this memory retired")
         assert "superseded by" in screen
         tmux("send-keys", "-t", session, "Enter")
-        wait_for(session, "Review · 2 /", timeout=30)
+        wait_for(session, "pairs 2 /", timeout=30)
         tmux("send-keys", "-t", session, "Escape")
         time.sleep(0.3)
         tmux("send-keys", "-t", session, "q")

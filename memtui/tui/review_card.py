@@ -1,0 +1,134 @@
+"""What a review card shows: the cue and the claim marked in a memory's text, the rule that raised a card, and
+where the person is in the queue (`pairs 3 / 7 · 14 left`) with the groups and their counts."""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from collections.abc import Sequence
+
+from textual.content import Content
+
+from memtui.analysis.lexicon import CHANGE_CUES, NEGATIONS, ZH_NEGATIONS
+from memtui.core.freshness import Freshness
+from memtui.review import GROUPS, Card
+from memtui.tui import render
+
+_VALUE = re.compile(r"\d{4}-\d{2}-\d{2}|https?://\S+|\b\d+(?:\.\d+)?%?")
+_WORD = re.compile(r"\w{3,}")
+CLAIM_STYLE = "reverse"
+"""The conflicting claim on a pair card: marked whatever the theme, the cue words inside it still bold."""
+
+
+def claim_span(text: str, claim: str) -> tuple[int, int] | None:
+    """Where the claim the finding quotes stands in the memory's text.
+
+    The claim is quoted as the analysis split it (bullets and emphasis gone), so when it is not in the text
+    word for word, the line sharing most of its words stands for it.
+    """
+    claim = claim.strip().rstrip("…").strip()
+    if not claim:
+        return None
+    low = text.casefold()
+    at = low.find(claim.casefold())
+    if at >= 0:
+        return at, at + len(claim)
+    words = {w.casefold() for w in _WORD.findall(claim)}
+    if not words:
+        return None
+    best: tuple[int, int, int] | None = None
+    offset = 0
+    for line in text.splitlines(keepends=True):
+        shared = len(words & {w.casefold() for w in _WORD.findall(line)})
+        if shared and (best is None or shared > best[0]):
+            start = offset + len(line) - len(line.lstrip())
+            best = (shared, start, offset + len(line.rstrip()))
+        offset += len(line)
+    if best is None or best[0] * 2 < len(words):
+        return None
+    return best[1], best[2]
+
+
+def highlight(text: str, shared: Sequence[str], claim: str = "") -> Content:
+    """The memory's text with the cue marked (shared terms, negations and change words, dates and numbers)
+    and, on a pair, the claim the finding rests on."""
+    content = render.plain(text)
+    low = content.plain.casefold()
+    spans: list[tuple[int, int]] = []
+    for term in shared:
+        if len(term) < 2:
+            continue
+        pattern = re.escape(term) if not term.isascii() else rf"\b{re.escape(term)}\w*"
+        spans += [m.span() for m in re.finditer(pattern, low)]
+    for word in NEGATIONS:
+        spans += [m.span() for m in re.finditer(rf"\b{re.escape(word)}\b", low)]
+    for cue in (*CHANGE_CUES, *ZH_NEGATIONS):
+        cue = cue.strip()
+        if len(cue) > 1:
+            spans += [m.span() for m in re.finditer(re.escape(cue), low)]
+    spans += [m.span() for m in _VALUE.finditer(content.plain)]
+    if claim and (where := claim_span(content.plain, claim)) is not None:
+        content = content.stylize(CLAIM_STYLE, *where)
+    for start, end in spans:
+        content = content.stylize("bold $cue", start, end)
+    return content
+
+
+def claim_row(text: str, claim: str, width: int) -> int:
+    """The screen row (text wrapped at `width`) where the claim starts, to scroll a long memory to it."""
+    where = claim_span(text, claim) if claim else None
+    if where is None or width <= 0:
+        return 0
+    before = text[: where[0]].split("\n")
+    return sum(max(1, -(-len(line) // width)) for line in before[:-1])
+
+
+def _since(fresh: Freshness) -> str:
+    if fresh.since is None:
+        return "never confirmed"
+    source = {"git": "its last commit", "mtime": "the file's time"}.get(fresh.source, f"`{fresh.source}`")
+    return f"last confirmed {fresh.since.isoformat()} from {source}"
+
+
+def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
+    """The rule that raised a single-memory card, in a line (e.g. `project memory, 30-day period, last
+    confirmed 2026-10-02 from `updated``); empty when the card's explanation already says it all."""
+    kind = card.kind
+    if kind in ("stale", "expired") and fresh is not None:
+        period = f"{fresh.period_days}-day period" if fresh.period_days else "no decay period"
+        head = f"{memory_type or 'untyped'} memory, {period}, {_since(fresh)}"
+        if kind == "expired" and fresh.expires_at is not None:
+            return f"expires_at {fresh.expires_at.isoformat()} has passed · {head}"
+        return f"{head} ({fresh.age_days} days ago)"
+    if kind == "new":
+        return ""  # the explanation already says the agent wrote it, and which session
+    if kind == "secret":
+        return f"secret scan: {card.cue or 'a credential-shaped string'}"
+    if kind == "relative-date":
+        return f'relative date "{card.details.get("phrase") or card.cue}" with no absolute date beside it'
+    if card.is_bulk:
+        return f"{card.kind} rule: {card.cue}"
+    return f"{kind} rule: {card.cue}" if card.cue else f"{kind} rule"
+
+
+def groups(cards: Sequence[Card]) -> list[tuple[str, int]]:
+    """The groups present in the queue, in queue order, with how many cards each holds."""
+    count = Counter(c.group for c in cards)
+    return [(g, count[g]) for g in GROUPS if count[g]]
+
+
+def group_bar(cards: Sequence[Card], current: str | None, only: str | None) -> Content:
+    """`1 pairs 7 · 2 agent 7 · …`: the digit jumps to the group; the current one stands out."""
+    parts = []
+    for number, (group, n) in enumerate(groups(cards), 1):
+        text = f"{number} {group} {n}"
+        style = "bold reverse" if group == current else ("dim" if only and group != only else "")
+        parts.append(Content.styled(text, style) if style else Content(text))
+    return Content(" · ").join(parts)
+
+
+def where(cards: Sequence[Card], index: int) -> str:
+    """`pairs 3 / 7 · 14 left`: the card's place in its group, and how many cards are still ahead."""
+    card = cards[index]
+    same = [i for i, c in enumerate(cards) if c.group == card.group]
+    return f"{card.group} {same.index(index) + 1} / {len(same)} · {len(cards) - index} left"

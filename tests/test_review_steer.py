@@ -1,0 +1,283 @@
+"""Issue 11, the review: groups you can steer, bulk cards and marks, why a card is there, the weaker pairs.
+
+Real stores in temp folders under real git, the real app through Pilot; each test fails on the review as it was
+(one flat list of cards, one card per lint finding, no marks, no claim marked, held-back pairs never shown).
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections.abc import Callable
+from pathlib import Path
+
+import pytest
+from conftest import git, memory
+from textual.widgets import Input, SelectionList
+
+from memtui.audit.repo import parse_trailers
+from memtui.demo import make_demo_store
+from memtui.review import GROUPS, finding_count
+from memtui.tui.app import MemtuiApp
+from memtui.tui.dialogs import ArchiveDialog
+from memtui.tui.pilot import settle
+from memtui.tui.review import ReviewScreen
+from memtui.tui.review_card import CLAIM_STYLE
+
+TODAY = dt.date(2026, 11, 30)
+SIZE = (140, 40)
+
+
+@pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    return make_demo_store(TODAY, parent=tmp_path)
+
+
+def make_app(store: Path) -> MemtuiApp:
+    return MemtuiApp(store, today=TODAY, watch_interval=0)
+
+
+async def open_review(app: MemtuiApp, pilot) -> ReviewScreen:  # type: ignore[no-untyped-def]
+    await settle(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    return screen
+
+
+def text_of(screen: ReviewScreen, selector: str) -> str:
+    return str(screen.query_one(selector).render())
+
+
+def head(store: Path) -> dict[str, list[str]]:
+    return parse_trailers(git(store.parent, "log", "-1", "--format=%B"))
+
+
+def commits(store: Path) -> int:
+    return int(git(store.parent, "rev-list", "--count", "HEAD").strip())
+
+
+# ---------------------------------------------------------------------------------------------- item 1
+
+
+async def test_the_queue_is_in_groups_with_counts_and_the_header_says_where_you_are(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        seen = [c.group for c in screen.cards]
+        order = [g for g in GROUPS if g in seen]
+        assert seen == sorted(seen, key=order.index), "cards come group by group, in the order of GROUPS"
+        assert order[:7] == ["pairs", "agent", "expired", "stale", "secrets", "index", "schema"]
+        pairs = seen.count("pairs")
+        assert text_of(screen, "#card-header").startswith(f"pairs 1 / {pairs} · {len(screen.cards)} left")
+        bar = text_of(screen, "#card-groups")
+        assert bar.startswith(f"1 pairs {pairs} · 2 agent {seen.count('agent')} · 3 expired 1 · 4 stale")
+        await pilot.press("s", "s")
+        assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards) - 2} left")
+        await pilot.press("p")  # a step back, to the card just skipped
+        assert screen.index == 1 and text_of(screen, "#card-header").startswith(f"pairs 2 / {pairs}")
+        await pilot.press("g")  # the next group
+        assert screen.current().group == "agent"  # type: ignore[union-attr]
+        assert text_of(screen, "#card-header").startswith(f"agent 1 / {seen.count('agent')}")
+        await pilot.press("4")  # the group numbered 4 in the bar
+        assert screen.current().group == "stale"  # type: ignore[union-attr]
+        await pilot.press("p")
+        assert screen.current().group == "expired"  # type: ignore[union-attr]
+
+
+async def test_a_kind_filter_shows_one_group_and_cycles_back_to_all(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        stale = [c for c in screen.cards if c.group == "stale"]
+        for _ in range(4):  # pairs, agent, expired, stale
+            await pilot.press("k")
+        assert screen.only == "stale" and screen.current() == stale[0]
+        assert "only stale (k)" in text_of(screen, "#card-header")
+        visited = []
+        while screen.current() is not None:
+            visited.append(screen.current())
+            await pilot.press("s")
+        assert visited == stale, "skip visits the filtered kind only"
+        while screen.only is not None:
+            await pilot.press("k")
+        assert screen.current() == screen.cards[0]
+
+
+async def test_lint_of_one_rule_is_one_card_listing_every_memory(make_store: Callable[..., Path]) -> None:
+    topics = ["billing graphs", "oncall pager", "design reviews", "release calendar", "vendor contracts"]
+    files = {f"ref_{n}.md": memory(f"ref_{n}", "reference", body=f"Ask Mia about {t}.") for n, t in enumerate(topics)}
+    index = "".join(f"- [ref_{n}](ref_{n}.md) — ref {n}\n" for n in range(5))
+    store = make_store(files, in_git=True, index=index)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        [card] = [c for c in screen.cards if c.kind == "schema"]
+        assert card.is_bulk and sorted(card.paths) == sorted(files) and "5 memories" in card.title
+        assert finding_count([card]) == 5, "a bulk card still counts each memory it lists"
+        screen.index = screen.cards.index(card)
+        screen.show_card()
+        await pilot.pause(0.1)
+        listing = screen.query_one("#bulk-list", SelectionList)
+        assert listing.option_count == 5 and screen.focused is listing
+        await pilot.press("space", "down", "space")
+        await pilot.pause(0.1)
+        assert len(screen.marks) == 2 and "2 marked" in text_of(screen, "#card-header")
+        before = commits(store)
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ArchiveDialog)
+        app.screen.query_one(Input).value = "dashboards moved"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert commits(store) == before + 1, "one commit for the bulk decision"
+        trailers = head(store)
+        assert len(trailers["Memtui-Memory"]) == 2 and trailers["Memtui-Reason"] == ["dashboards moved"]
+        assert not screen.marks
+        [left] = [c for c in screen.cards if c.kind == "schema" and c not in screen.decided()]
+        assert len(left.paths) == 3 and screen.current() == left, "the card follows the store: 3 memories left"
+        await pilot.press("x", "v")  # mark the whole list, verify them all at once
+        await settle(app, pilot)
+        assert commits(store) == before + 2 and len(head(store)["Memtui-Memory"]) == 3
+        await pilot.press("u")  # undo only the bulk verify
+        await settle(app, pilot)
+        assert commits(store) == before + 3 and screen.current() is not None and screen.current().is_bulk
+
+
+async def test_marks_across_single_cards_decide_in_one_commit(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("4")
+        first, second = [c for c in screen.cards if c.group == "stale"][:2]
+        await pilot.press("space", "space")  # mark and move on, twice
+        assert screen.marks == {first.paths[0], second.paths[0]}
+        assert "2 marked" in text_of(screen, "#card-header")
+        await pilot.press("space")  # the third is marked, then unmarked
+        await pilot.press("p", "space")
+        assert len(screen.marks) == 2
+        before = commits(demo)
+        await pilot.press("v")
+        await settle(app, pilot)
+        actions = git(demo.parent, "log", f"-{commits(demo) - before}", "--format=%(trailers:key=Memtui-Action)")
+        assert actions.split().count("Memtui-Action:") and actions.count("verify") == 1, "one commit verifies both"
+        assert sorted(p.rsplit("/", 1)[-1] for p in head(demo)["Memtui-Memory"]) == sorted(
+            [first.paths[0], second.paths[0]]
+        )
+        stale_left = {c.paths[0] for c in screen.cards if c.kind == "stale" and c not in screen.decided()}
+        assert first.paths[0] not in stale_left and second.paths[0] not in stale_left and not screen.marks
+
+
+# ---------------------------------------------------------------------------------------------- item 2
+
+
+def _filler(n: int) -> str:
+    return "\n\n".join(f"Background note {i} about the release train and its owners." for i in range(n))
+
+
+async def test_a_pair_card_marks_both_claims_and_scrolls_a_long_memory_to_its_claim(
+    make_store: Callable[..., Path],
+) -> None:
+    older = memory(
+        "package_manager",
+        description="Package manager for the web app",
+        body=_filler(40)
+        + "\n\nAlways use npm for the web app packages.\n\n**Why:** lockfile.\n\n**How to apply:** ci.",
+        updated="2026-10-01",
+    )
+    newer = memory(
+        "package_manager_bun",
+        description="Package manager for the web app is now bun",
+        body="We moved away from npm: use bun for the web app packages.\n\n**Why:** speed.\n\n**How to apply:** ci.",
+        updated="2026-11-20",
+    )
+    store = make_store({"a.md": older, "b.md": newer}, in_git=True)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and screen.is_pair(card), [c.kind for c in screen.cards]
+        await pilot.pause(0.3)
+        for side, role in (("a", "older"), ("b", "newer")):
+            claim = str(card.details[f"{role}_claim"])
+            content = screen.query_one(f"#side-{side}-text").render()
+            marked = [content.plain[s.start : s.end] for s in content.spans if s.style == CLAIM_STYLE]
+            assert marked and any(claim.split()[1] in m for m in marked), (role, claim, marked)
+        assert screen.query_one("#side-a").scroll_y > 20, "the long older memory opens at its claim"
+        assert screen.query_one("#side-b").scroll_y == 0
+
+
+async def test_a_single_card_says_what_rule_raised_it(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("4")
+        card = screen.current()
+        assert card is not None and card.kind == "stale"
+        fresh = screen.ws.freshness[card.paths[0]]
+        memory_type = screen.ws.store.get(card.paths[0]).type  # type: ignore[union-attr]
+        assert fresh.since is not None
+        want = f"why: {memory_type} memory, {fresh.period_days}-day period, last confirmed {fresh.since.isoformat()}"
+        explain = text_of(screen, "#card-explain")
+        assert want in explain and "from" in explain.split(want)[1], explain
+
+
+# ---------------------------------------------------------------------------------------------- item 4
+
+
+async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_store: Callable[..., Path]) -> None:
+    a = memory(
+        "a",
+        description="Use Jetpack Compose for new screens",
+        body="Use Jetpack Compose for all new Android screens.",
+        updated="2026-01-01",
+    )
+    b = memory(
+        "b",
+        description="Existing XML screens stay XML",
+        body="Existing XML screens stay XML; new screens still use Jetpack Compose.",
+        updated="2026-02-01",
+    )
+    store = make_store({"a.md": a, "b.md": b}, in_git=True)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert not any(c.weaker for c in screen.cards)
+        assert "1 weaker pairs held back (w)" in text_of(screen, "#card-header")
+        await pilot.press("w")
+        await pilot.pause(0.1)
+        card = screen.current()
+        assert card is not None and card.weaker and card.group == "weaker" and screen.is_pair(card)
+        assert text_of(screen, "#card-header").startswith("weaker 1 / 1")
+        assert "weaker 1" in text_of(screen, "#card-groups")
+        await pilot.press("b")  # keep both: decided like any pair
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["keep-both"] and screen.current() is None
+
+
+# ---------------------------------------------------------------------------------------------- #11 item 7
+
+
+async def test_an_edit_in_the_review_refused_because_the_file_changed_keeps_the_typed_text(demo: Path) -> None:
+    from textual.widgets import TextArea
+
+    from memtui.tui.dialogs import EditDialog, KeptEditDialog
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("4")  # a stale card: one memory
+        card = screen.current()
+        assert card is not None and card.kind == "stale"
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.rstrip("\n") + "\nStill true in December.\n"
+        path = demo / card.paths[0]
+        path.write_text(path.read_text() + "The agent adds a line meanwhile.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, KeptEditDialog), type(app.screen)
+        assert "Still true in December." in app.screen.query_one("#kept-typed", TextArea).text
+        assert "Still true in December." not in path.read_text()
