@@ -30,6 +30,8 @@ class Workspace:
     report: Report | None = field(hash=False, default=None)
     policy: dict[str, int | None] | None = field(hash=False, default=None)
     """Days until stale per memory type (the person's settings); None: the built-in periods."""
+    healed: tuple[str, ...] = ()
+    """What opening the store finished or rolled back of an interrupted memtui decision (`ops.heal`'s notes)."""
 
     @property
     def analysed(self) -> bool:
@@ -99,11 +101,12 @@ def open_store(path: Path, today: dt.date | None = None, policy: dict[str, int |
     `policy` is `Settings.policy()` for this store: the days until a memory of each type is stale.
     First heals the store (`ops.heal`): what an interrupted memtui decision left is finished or rolled back.
     """
-    heal(path)  # a decision a kill interrupted is finished or rolled back before anything is shown
+    healed = heal(path)  # a decision a kill interrupted is finished or rolled back before anything is shown
     today = today or dt.date.today()
     store = load_store(path)
     badges = {m.path: assess(m, today, policy=policy) for m in store.memories}
-    return Workspace(store=store, today=today, freshness=badges, repo=try_open_repo(store.layout), policy=policy)
+    repo = try_open_repo(store.layout)
+    return Workspace(store=store, today=today, freshness=badges, repo=repo, policy=policy, healed=healed)
 
 
 def analyse(ws: Workspace) -> Workspace:
@@ -112,7 +115,13 @@ def analyse(ws: Workspace) -> Workspace:
     dates = ws.repo.file_dates() if ws.repo else FileDates()
     report = check_store(ws.store, ws.today, dates, policy=ws.policy)
     return Workspace(
-        store=ws.store, today=ws.today, freshness=report.freshness, repo=ws.repo, report=report, policy=ws.policy
+        store=ws.store,
+        today=ws.today,
+        freshness=report.freshness,
+        repo=ws.repo,
+        report=report,
+        policy=ws.policy,
+        healed=ws.healed,
     )
 
 

@@ -131,6 +131,7 @@ def test_opening_the_workspace_rolls_back_an_interrupted_decision(tmp_path: Path
     assert out.returncode == -signal.SIGKILL
     assert list((top / ".git").glob("memtui-*.journal"))  # the decision was interrupted mid-way
     ws = open_store(store)
+    assert any("rolled back" in note for note in ws.healed)  # the TUI says this once it opens
     assert not list((top / ".git").glob("memtui-*.journal"))
     assert (store / "feedback_rule_1.md").exists() and (store / "MEMORY.md").read_bytes() == index_before
     assert "feedback_rule_1.md" in [m.path for m in ws.store.memories]
@@ -147,3 +148,25 @@ def test_check_says_it_healed_the_store(tmp_path: Path) -> None:
     assert check.returncode in (0, 1), check.stderr
     assert "interrupted memtui action was rolled back" in check.stderr
     assert check.stdout.lstrip().startswith("{")  # the JSON stays clean: notes go to stderr
+
+
+async def test_the_tui_says_when_opening_healed_the_store(tmp_path: Path) -> None:
+    from memtui.tui.app import MemtuiApp
+    from memtui.tui.pilot import settle
+
+    top, store = project(tmp_path)
+    out = killed(["archive", str(store), "feedback_rule_1.md", "--reason", "killed"], 2)
+    assert out.returncode == -signal.SIGKILL
+    app = MemtuiApp(store, watch_interval=0)
+    said: list[tuple[str, str]] = []
+    notify = app.notify
+
+    def recording(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
+        said.append((kw.get("title", ""), message))  # kept here: a notification expires from the screen
+        notify(message, **kw)
+
+    app.notify = recording  # type: ignore[method-assign]
+    async with app.run_test(size=(120, 36)) as pilot:
+        await settle(app, pilot)
+        assert any(title == "Store healed" and "rolled back" in message for title, message in said), said
+    assert (store / "feedback_rule_1.md").exists()

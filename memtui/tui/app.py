@@ -243,6 +243,8 @@ class MemtuiApp(App[None]):
             self._tell_screens()
         self.main_screen.store_changed(first=first)
         if first:
+            for note in self.ws.healed:  # an interrupted decision was finished or rolled back: say what happened
+                self.notify(note, title="Store healed", timeout=15)
             live = [m for m in self.ws.store.memories if not m.in_archive]
             if not live and not self._welcomed:
                 self._welcomed = True

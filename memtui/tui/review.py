@@ -223,6 +223,16 @@ class ReviewScreen(Screen[None]):
     def _advance(self) -> None:
         self.refusal = ""
         self.index = self._next_open(self.index + 1)
+        self._lift_spent_filter()
+
+    def _lift_spent_filter(self) -> None:
+        """A kind filter whose cards are all seen is lifted, so the end of one kind is never the end of the review."""
+        if self.index < len(self.cards) or self.only is None:
+            return
+        ended, self.only = self.only, None
+        self.index = self._next_open(0)
+        if self.index < len(self.cards):
+            self.notify(f"No more {ended} cards: every kind is shown again", timeout=4)
 
     def left(self) -> list[Card]:
         """The cards still to decide (skipped ones included), whatever the filter."""
@@ -233,7 +243,7 @@ class ReviewScreen(Screen[None]):
         """Only the keys that act on this card kind are live (and shown in the footer)."""
         card = self.current()
         if action == "finish":
-            return card is None and not self.finished
+            return card is None and not self.finished and self.only is None
         if action in STEERING:
             return True
         if self.marks and action in ("archive_older", "approve", "mark_all"):
@@ -553,6 +563,7 @@ class ReviewScreen(Screen[None]):
             self.index = self._next_open(self.cards.index(card) + 1)
         else:
             self.index = self._next_open(self.index)
+        self._lift_spent_filter()
         self.marks = {p for p in self.marks - marked if self.memory(p) is not None}  # archived ones leave the marks
         self.refusal = ""
         self.show_card()
@@ -969,6 +980,7 @@ class ReviewScreen(Screen[None]):
             self.index = at
             self._follow_store()
             self.index = self._next_open(self.index)
+            self._lift_spent_filter()
             self.show_card()
 
         self.pending = "Undo"
