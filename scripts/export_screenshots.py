@@ -1,4 +1,5 @@
-"""Write screenshots/*.svg from the demo store: main screen, review card, merge dialog, history.
+"""Write screenshots/*.svg from the demo store: main screen, review card, merge dialog, history, and the main
+screen and a review card in a small (80x24) and a wide (200x50) terminal.
 
 Usage: python scripts/export_screenshots.py [--theme NAME]
 """
@@ -50,6 +51,22 @@ async def shoot(theme: str, out: Path) -> None:
         await pilot.press("t")
         await settle(app, pilot)
         app.save_screenshot("history.svg", str(out))
+    for size, suffix in (((80, 24), "80x24"), ((200, 50), "200x50")):
+        await shoot_size(theme, out, parent, size, suffix)
+
+
+async def shoot_size(theme: str, out: Path, parent: Path, size: tuple[int, int], suffix: str) -> None:
+    shutil.rmtree(parent, ignore_errors=True)
+    store = make_demo_store(TODAY, parent=parent)
+    app = MemtuiApp(store, today=TODAY, watch_interval=0, theme=theme)
+    async with app.run_test(size=size) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "feedback_use_bun.md")
+        await settle(app, pilot)
+        app.save_screenshot(f"main-{suffix}.svg", str(out))
+        await pilot.press("r")
+        await settle(app, pilot)
+        app.save_screenshot(f"review-{suffix}.svg", str(out))
 
 
 def main() -> int:
