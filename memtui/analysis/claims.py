@@ -237,9 +237,23 @@ def says_done(title: str, description: str) -> bool:
     return bool(_DONE.search(title.replace("_", " ").replace("-", " ") + " " + description))
 
 
+_RULE_NAME = re.compile(r"(?:feedback|user|reference)[\s_\-]", re.IGNORECASE)
+_LOG_DESCRIBED = re.compile(
+    r"^\W*(?:\S+\s+){0,3}?(?:session|handoff|hand-off|changelog|journal|diary|retro|retrospective|worklog|devlog|"
+    r"recap|wip)(?:$|[\s_\-.:/\d])",
+    re.IGNORECASE,
+)
+
+
 def is_log(title: str, description: str) -> bool:
-    """Whether a memory is a session note, handoff or log rather than a standing fact or rule."""
-    return bool(_LOG.search(" " + title.replace("_", " ") + " " + description[:80]))
+    """Whether a memory is a session note, handoff or log rather than a standing fact or rule.
+
+    The name says so ("session_12", "bug_fixes_and_context"), or the description opens by saying so; a rule
+    that mentions `context.Context` or "log + env_logger" in its description is not a log.
+    """
+    if _RULE_NAME.match(title):
+        return False  # a feedback, user or reference memory is a standing rule even when it names a `log` crate
+    return bool(_LOG.search(" " + title.replace("_", " ") + " ")) or bool(_LOG_DESCRIBED.search(description[:80]))
 
 
 @dataclass(frozen=True)

@@ -44,6 +44,8 @@ from memtui.analysis.lexicon import (
     ANTONYMS,
     CHANGE_CUES,
     NEGATIONS,
+    PERMISSIONS,
+    PROHIBITIONS,
     SCOPE_CUES,
     SCOPE_WORDS,
     STRONG_SCOPE_CUES,
@@ -674,6 +676,7 @@ FEATURES = (
     "same_name",
     "claim_explicit",
     "claim_explicit_short",
+    "exception",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
@@ -772,6 +775,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         1.0 if same_name else 0.0,
         explicit,
         explicit * short,
+        _exception(a, b),
     )
     return Evidence(
         features=x,
@@ -781,6 +785,23 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         short=bool(short),
         ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
     )
+
+
+_LIFTED = re.compile(r"\b(?:again|now|anymore|any more|lifted|no longer)\b|又|恢复|现在|不再")
+"""Words saying a leave is a rule lifted ("fine again", "now allowed"), not an exception to it."""
+
+
+def _grants_leave(m: MemoryText) -> bool:
+    return bool(PERMISSIONS.search(m.folded)) and not _LIFTED.search(m.folded)
+
+
+def _exception(a: MemoryText, b: MemoryText) -> float:
+    """One memory grants leave ("may", "is fine", 不用) where the other states a rule: an exception to the
+    rule for a narrower case, compatible with it, unless it says the rule was lifted ("fine again", "now")."""
+    for rule, leave in ((a, b), (b, a)):
+        if _grants_leave(leave) and not _grants_leave(rule) and PROHIBITIONS.search(rule.folded):
+            return 1.0
+    return 0.0
 
 
 _COPY_WORDS = re.compile(r"\b(?:old|copy|backup|bak|prev|previous|orig|original)\b")
@@ -833,7 +854,11 @@ def allowed_labels(ev: Evidence) -> set[str]:
             out.add("duplicate")
         return out
     if ev.short:
-        # two short memories are little more than their claims: the model reads them whole
+        # two short memories are little more than their claims: the model reads them whole; but one granting
+        # leave where the other states the rule is an exception to it (14 of 16 such pairs of pairs-dev are
+        # compatible), unless it states the change outright
+        if f["exception"] and not max(f["claim_explicit"], f["revision"], conflict_setting(ev)):
+            return {"duplicate"}
         return {"contradiction", "duplicate"}
     if claim_conflict > 0:
         out.add("contradiction")

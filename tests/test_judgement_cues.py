@@ -1,0 +1,49 @@
+"""Issue 9, second round: which notes are logs, exceptions to a rule, and the cues the model reads."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from conftest import memory
+
+from memtui.analysis.check import check_store
+from memtui.analysis.claims import is_log
+from memtui.core.store import load_store
+
+TODAY = dt.date(2026, 11, 30)
+
+
+def _pairs(report) -> list:  # type: ignore[no-untyped-def]
+    return [f for f in report.findings if f.kind in ("contradiction", "duplicate")]
+
+
+def test_a_rule_naming_a_log_crate_or_context_is_not_a_log_but_a_session_note_is() -> None:
+    assert not is_log("feedback-rust-log-env-logger", "Rust 服务日志改用 log + env_logger")
+    assert not is_log("feedback-go-ctx-first", "Go I/O functions take ctx context.Context first")
+    assert not is_log("feedback_logging", "Use the shared log helper; logs go to stdout")
+    assert is_log("session_2026_05_13", "What we did today")
+    assert is_log("bug_fixes_and_context_2026-05-17", "Fixes of the week")
+    assert is_log("notes", "Session 12: the importer is wired up")
+    assert is_log("project_devlog", "Build log of the renderer")
+
+
+def test_a_rule_and_the_exception_it_grants_a_narrower_case_are_not_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = make_store(
+        {
+            "feedback_csrf.md": memory(
+                "feedback_csrf",
+                description="Don't disable CSRF protection",
+                body="Never disable or bypass the CSRF middleware on any route that uses cookie sessions.",
+                updated="2026-01-01",
+            ),
+            "feedback_webhooks_csrf.md": memory(
+                "feedback_webhooks_csrf",
+                description="/webhooks/* is exempt from CSRF; HMAC signatures instead",
+                body="The /webhooks/* routes don't need the CSRF middleware: they use no cookie sessions "
+                "and verify an HMAC signature instead.",
+                updated="2026-03-01",
+            ),
+        }
+    )
+    report = check_store(load_store(store), TODAY)
+    assert not [p for p in _pairs(report) if p.kind == "contradiction"]
