@@ -47,3 +47,38 @@ def test_a_rule_and_the_exception_it_grants_a_narrower_case_are_not_a_contradict
     )
     report = check_store(load_store(store), TODAY)
     assert not [p for p in _pairs(report) if p.kind == "contradiction"]
+
+
+def test_a_note_saying_it_moved_away_from_what_another_note_is_named_after_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    filler = "".join(
+        f"- Worker pool {n} keeps its own connection budget and retries with backoff.\n" for n in range(12)
+    )
+    store = make_store(
+        {
+            "project_incident_redis_maxclients.md": memory(
+                "project_incident_redis_maxclients",
+                description="Redis 6380 hit maxclients; ops state shares the instance with the file system metadata",
+                body="Ops state lives in Redis on port 6380 next to the JuiceFS metadata.\n"
+                "- Root cause still open: evaluate moving ops state to its own Redis instance.\n" + filler,
+                updated="2026-06-23",
+            ),
+            "project_storage_architecture.md": memory(
+                "project_storage_architecture",
+                description="Storage direction: Postgres is the source of truth, caches are disposable",
+                body="Factor lifecycle state was migrated from Redis to Postgres on 2026-07-04; the old keys stay "
+                "as a fallback until the move is verified.\n" + filler.replace("Worker pool", "Shard"),
+                updated="2026-07-04",
+            ),
+            "project_dashboard.md": memory(
+                "project_dashboard",
+                description="The dashboard reads factor metrics",
+                body="Grafana panels show factor counts per library.",
+                updated="2026-05-01",
+            ),
+        }
+    )
+    report = check_store(load_store(store), TODAY)
+    [pair] = [p for p in _pairs(report) if not p.held_back]
+    assert pair.kind == "contradiction"
+    assert pair.paths == ("project_incident_redis_maxclients.md", "project_storage_architecture.md")
+    assert "migrated from Redis to Postgres" in pair.details["newer_claim"]

@@ -128,6 +128,14 @@ class MemoryText:
         )
 
     @cached_property
+    def name_tokens(self) -> frozenset[str]:
+        """Tokens of its name, without the type prefix (`project_incident_redis_maxclients` → incident, redi...)."""
+        words = re.sub(
+            r"^(?:user|feedback|project|reference)\b", "", re.sub(r"[_\-]+", " ", self.title).strip(), flags=re.I
+        )
+        return frozenset(tx.tokens(words))
+
+    @cached_property
     def folded(self) -> str:
         """Description and rule, case- and width-folded."""
         return tx.fold(self.description + " " + self.rule)
@@ -677,6 +685,7 @@ FEATURES = (
     "claim_explicit",
     "claim_explicit_short",
     "exception",
+    "moved_off_name",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
@@ -725,6 +734,9 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         cmp = replace(
             cmp, conflict={**cmp.conflict, "setting": Aligned(ca, cb, SETTING_SIMILARITY, ("setting",), detail)}
         )
+    moved = _moved_off_name(a, b, weights)
+    if moved is not None:
+        cmp = replace(cmp, conflict={**cmp.conflict, "moved": moved})
     rules = rule_label(a, b, weights, s)
     subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
     most = max(cmp.claims_older, cmp.claims_newer)
@@ -776,6 +788,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         explicit,
         explicit * short,
         _exception(a, b),
+        1.0 if "moved" in cmp.conflict else 0.0,
     )
     return Evidence(
         features=x,
@@ -789,6 +802,35 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
 
 _LIFTED = re.compile(r"\b(?:again|now|anymore|any more|lifted|no longer)\b|又|恢复|现在|不再")
 """Words saying a leave is a rule lifted ("fine again", "now allowed"), not an exception to it."""
+
+
+MOVED_NAME_IDF = 3.0
+"""A name word a move leaves behind must be rare in the store (`redis` in a few notes, not `check` in many)."""
+
+
+def _moves_off(named: MemoryText, mover: MemoryText, weights: Weights) -> tuple[Claim, str] | None:
+    """The claim of `mover` saying it moved away from a rare word of `named`'s name, and that word."""
+    rare = {t for t in named.name_tokens if weights.idf(t) >= MOVED_NAME_IDF}
+    if rare:
+        for c in mover.claims:
+            left = c.moved_from & rare
+            if left:
+                return c, min(left)
+    return None
+
+
+def _moved_off_name(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned | None:
+    """One memory says it moved away from what the other is named after ("state migrated from Redis to PG"
+    against `project_incident_redis_maxclients`): a change statement whose object is the other's subject."""
+    for named, mover in ((a, b), (b, a)):
+        found = _moves_off(named, mover, weights)
+        if found is not None:
+            c, word = found
+            head = named.description or named.title
+            what = Claim(head, frozenset(tx.tokens(head)), tx.fold(head))
+            older, newer = (what, c) if named is a else (c, what)
+            return Aligned(older, newer, SETTING_SIMILARITY, ("moved",), f'moves away from "{word}"')
+    return None
 
 
 def _grants_leave(m: MemoryText) -> bool:
@@ -815,7 +857,7 @@ def _name_key(title: str) -> str:
 def _stated_change(ev: Evidence) -> bool:
     """A short memory says it moved away from what the other asserts, or two memories state another default
     for the same named setting: the strongest evidence of a contradiction there is."""
-    if "setting" in ev.comparison.conflict:
+    if "setting" in ev.comparison.conflict or "moved" in ev.comparison.conflict:
         return True
     return ev.short and "explicit" in ev.comparison.conflict
 
@@ -838,12 +880,21 @@ def allowed_labels(ev: Evidence) -> set[str]:
     # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
     # name) is churn, not a conflict: substitution counts only when one memory is a revision of the other
     claim_conflict = max(
-        f["claim_negation"], f["claim_value"], f["claim_change"], f["claim_antonym"], f["revision"], f["claim_explicit"]
+        f["claim_negation"],
+        f["claim_value"],
+        f["claim_change"],
+        f["claim_antonym"],
+        f["revision"],
+        f["claim_explicit"],
+        f["moved_off_name"],
     )
     if f["log_pair"]:
         # a log narrates: a later entry "migrated to" or on another date is the story going on; only a
         # revision or a closely aligned claim turned around conflicts
-        if max(f["claim_negation"], f["claim_antonym"], f["revision"], conflict_setting(ev)) >= 0.5:
+        if (
+            max(f["claim_negation"], f["claim_antonym"], f["revision"], f["moved_off_name"], conflict_setting(ev))
+            >= 0.5
+        ):
             out.add("contradiction")
         return out
     if ev.ko_ja:
@@ -875,6 +926,7 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     if kind == "contradiction" and cmp.conflict:
         al = (
             cmp.conflict.get("setting")
+            or cmp.conflict.get("moved")
             or cmp.conflict.get("explicit")
             or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         )
@@ -961,7 +1013,9 @@ def find_relations(docs: Sequence[MemoryText], background: Background | None = N
             continue
         if (a.date, a.key) > (b.date, b.key):
             a, b = b, a
-        if a.date == b.date and _moves_away(a, b):
+        if a.date == b.date and (
+            _moves_away(a, b) or (_moves_off(b, a, weights) is not None and _moves_off(a, b, weights) is None)
+        ):
             a, b = b, a  # same day (or no dates): the memory that says it changed something is the newer
         rel = classify(a, b, weights)
         if rel is not None:
