@@ -926,8 +926,8 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     if kind == "contradiction" and cmp.conflict:
         al = (
             cmp.conflict.get("setting")
-            or cmp.conflict.get("moved")
             or cmp.conflict.get("explicit")
+            or cmp.conflict.get("moved")
             or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         )
         return al.older.text, al.newer.text, al.detail
