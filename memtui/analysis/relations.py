@@ -130,9 +130,7 @@ class MemoryText:
     @cached_property
     def name_tokens(self) -> frozenset[str]:
         """Tokens of its name, without the type prefix (`project_incident_redis_maxclients` → incident, redi...)."""
-        words = re.sub(
-            r"^(?:user|feedback|project|reference)\b", "", re.sub(r"[_\-]+", " ", self.title).strip(), flags=re.I
-        )
+        words = _TYPE_PREFIX.sub("", _NAME_SEPARATORS.sub(" ", self.title).strip())
         return frozenset(tx.tokens(words))
 
     @cached_property
@@ -406,17 +404,22 @@ def _poles(toks: set[str], raw: str, negated: set[str] | frozenset[str] = frozen
     return frozenset(found)
 
 
+_NAME_SEPARATORS = re.compile(r"[_\-]+")
+_TYPE_PREFIX = re.compile(r"^(?:user|feedback|project|reference)\b", re.IGNORECASE)
+
+
 def prepare(key: str, title: str, description: str, body: str, date: str = "") -> MemoryText:
     """Normalise one memory for comparison."""
-    body = _WIKILINK.sub(" ", body)
+    if "[[" in body:
+        body = _WIKILINK.sub(" ", body)
     rule, _why, how = tx.sections(body)
     # The rule or fact leads a memory; long write-ups (session handoffs, architecture notes) would otherwise
     # share a word with everything, so only the opening of each part takes part in the comparison.
     rule, how = _opening(rule, RULE_CHARS), _opening(how, 300)
-    name_words = re.sub(r"[_\-]+", " ", title)
-    name_words = re.sub(r"^(user|feedback|project|reference)\b", "", name_words.strip(), flags=re.I)
-    subject = frozenset(tx.tokens(name_words + "\n" + description))
-    main = frozenset(tx.tokens(description + "\n" + rule))
+    name_words = _TYPE_PREFIX.sub("", _NAME_SEPARATORS.sub(" ", title).strip())
+    described = tx.tokens(description)
+    subject = frozenset(tx.tokens(name_words)).union(described)
+    main = frozenset(tx.tokens(rule)).union(described)
     return MemoryText(
         key=key,
         title=title,
@@ -462,6 +465,10 @@ class Weights:
         """The weight of a token."""
         return self._idf.get(token, self._unseen)
 
+    def idf_table(self) -> dict[str, float]:
+        """The weight of every token of the store's memories (read-only: for hot loops over the whole store)."""
+        return self._idf
+
     def total(self, toks: frozenset[str]) -> float:
         """Summed weight of a token set (cached per set)."""
         cached = self._sums.get(toks)
@@ -498,11 +505,12 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
         for t in d.tokens:
             postings[t].append(i)
     usable = {t: ids for t, ids in postings.items() if 2 <= len(ids) <= limit and len(t) >= 2}
-    totals = [weights.total(d.tokens) for d in docs]
+    idf = weights.idf_table()
+    totals = [sum(map(idf.__getitem__, d.tokens)) or 1.0 for d in docs]  # every token of the store has a weight
     # shared weight of every pair that shares a usable token, one pass over the postings
     shared: dict[tuple[int, int], float] = defaultdict(float)
     for t, ids in usable.items():
-        w = weights.idf(t)
+        w = idf[t]
         for pair in combinations(ids, 2):  # ids ascend, so each pair is (smaller, larger)
             shared[pair] += w
     # keep pairs strong enough to score, then each memory's strongest partners
