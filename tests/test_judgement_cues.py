@@ -8,6 +8,7 @@ from conftest import memory
 
 from memtui.analysis.check import check_store
 from memtui.analysis.claims import is_log
+from memtui.analysis.relations import Weights, prepare, score_pair
 from memtui.core.store import load_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -82,3 +83,12 @@ def test_a_note_saying_it_moved_away_from_what_another_note_is_named_after_is_a_
     assert pair.kind == "contradiction"
     assert pair.paths == ("project_incident_redis_maxclients.md", "project_storage_architecture.md")
     assert "migrated from Redis to Postgres" in pair.details["newer_claim"]
+
+
+def test_two_topic_files_without_descriptions_are_not_read_as_equal_descriptions() -> None:
+    a = prepare("debugging.md", "debugging", "", "# Debugging\n\nMenu items set the scene up once.")
+    b = prepare("unity-mcp.md", "unity-mcp", "", "# Unity MCP\n\nThe CLI runs a tool with a JSON input.")
+    assert score_pair(a, b, Weights([a, b])).fuzzy == 0.0
+    c = prepare("x.md", "x", "Scenes open with assetPath", "")
+    d = prepare("y.md", "y", "Scenes open with assetPath", "")
+    assert score_pair(c, d, Weights([c, d])).fuzzy == 1.0

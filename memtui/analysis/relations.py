@@ -550,7 +550,9 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
     jaccard = ws / (wa + wb - ws)
     subj_shared = a.subject & b.subject
     subj = sum(weights.idf(t) for t in subj_shared) / min(weights.total(a.subject), weights.total(b.subject))
-    fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100 if a.cjk == b.cjk else 0.0
+    # two empty descriptions (topic files without front matter) are not two equal ones
+    described = bool(a.description.strip()) and bool(b.description.strip())
+    fuzzy = FUZZ(tx.fold(a.description), tx.fold(b.description)) / 100 if described and a.cjk == b.cjk else 0.0
     related = 0.45 * overlap + 0.35 * jaccard * 2 + 0.2 * subj
     related = min(1.0, related)
     # Across languages only glossary concepts and shared identifiers can meet, so overlap is understated.
