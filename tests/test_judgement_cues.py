@@ -92,3 +92,28 @@ def test_two_topic_files_without_descriptions_are_not_read_as_equal_descriptions
     c = prepare("x.md", "x", "Scenes open with assetPath", "")
     d = prepare("y.md", "y", "Scenes open with assetPath", "")
     assert score_pair(c, d, Weights([c, d])).fuzzy == 1.0
+
+
+def test_two_notes_one_linking_the_other_are_never_duplicates(make_store) -> None:  # type: ignore[no-untyped-def]
+    files = {
+        "user_pet_python.md": memory(
+            "user_pet_python",
+            description="User keeps a pet ball python named Monty",
+            body="The user has a ball python called Monty; it eats once a week.",
+            updated="2026-08-10",
+        ),
+        "user-pet-ball-python.md": memory(
+            "user-pet-ball-python",
+            description="User's pet: a ball python called Monty",
+            body="User owns a ball python named Monty, fed once a week.",
+            updated="2026-08-11",
+        ),
+    }
+    # unlinked, the two notes say the same thing: a duplicate
+    [pair] = _pairs(check_store(load_store(make_store(files)), TODAY))
+    assert pair.kind == "duplicate"
+    # the newer links the older as a separate note: its author keeps them apart on purpose
+    files["user-pet-ball-python.md"] = files["user-pet-ball-python.md"].replace(
+        "once a week.", "once a week. See [[user_pet_python]]."
+    )
+    assert not _pairs(check_store(load_store(make_store(files)), TODAY))

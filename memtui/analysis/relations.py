@@ -69,6 +69,7 @@ _VALUE_PATTERNS = {
 }
 _NEG_WINDOW = 3
 _WIKILINK = re.compile(r"\[\[[^\][]*+\]\]")
+_LINK_TARGET = re.compile(r"\[\[([^\][|#]*+)[^\][]*+\]\]")  # [[name|label]] and [[name#part]] link to `name`
 RULE_CHARS = 500
 
 
@@ -102,6 +103,15 @@ class MemoryText:
     """Newest date of the memory (ISO), to tell which one is newer."""
     body: str = field(default="", repr=False)
     """The whole body, split into claims when the memory meets a candidate partner."""
+    links: frozenset[str] = frozenset()
+    """Names of the memories its body links to (`[[user-duyet-stack]]`), lower case."""
+
+    def links_to(self, other: MemoryText) -> bool:
+        """Whether its body links to the other memory, by name or file name."""
+        if not self.links:
+            return False
+        stem = other.key.rsplit("/", 1)[-1].removesuffix(".md").lower()
+        return other.title.lower() in self.links or stem in self.links
 
     @cached_property
     def claims(self) -> tuple[Claim, ...]:
@@ -410,7 +420,9 @@ _TYPE_PREFIX = re.compile(r"^(?:user|feedback|project|reference)\b", re.IGNORECA
 
 def prepare(key: str, title: str, description: str, body: str, date: str = "") -> MemoryText:
     """Normalise one memory for comparison."""
+    links: frozenset[str] = frozenset()
     if "[[" in body:
+        links = frozenset(m.group(1).strip().lower() for m in _LINK_TARGET.finditer(body))
         body = _WIKILINK.sub(" ", body)
     rule, _why, how = tx.sections(body)
     # The rule or fact leads a memory; long write-ups (session handoffs, architecture notes) would otherwise
@@ -432,6 +444,7 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
         cjk=tx.has_cjk(description) or tx.has_cjk(rule),
         date=date,
         body=body,
+        links=links,
     )
 
 
@@ -731,6 +744,8 @@ class Evidence:
     """Both memories hold few claims (`SHORT_CLAIMS`)."""
     ko_ja: bool = False
     """One of them is written in Korean or Japanese."""
+    linked: bool = False
+    """One links to the other: its author keeps them apart on purpose, so they are not duplicates."""
 
 
 def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Evidence:
@@ -807,6 +822,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         rules=rules,
         short=bool(short),
         ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
+        linked=a.links_to(b) or b.links_to(a),
     )
 
 
@@ -883,8 +899,16 @@ def allowed_labels(ev: Evidence) -> set[str]:
 
     A contradiction needs an aligned pair of conflicting claims (or, for two short memories, the first
     engine's cue); a duplicate needs the memories to cover each other. Logs and session notes are never
-    duplicates of each other, and they conflict only through closely aligned claims.
+    duplicates of each other, and they conflict only through closely aligned claims. Two memories one of which
+    links to the other are kept apart by their author: never duplicates.
     """
+    out = _allowed(ev)
+    if ev.linked:
+        out.discard("duplicate")
+    return out
+
+
+def _allowed(ev: Evidence) -> set[str]:
     f = dict(zip(FEATURES, ev.features, strict=True))
     out: set[str] = set()
     # a changed word in a sentence two different notes share (a test count, a section number, a sibling's
