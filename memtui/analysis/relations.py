@@ -769,7 +769,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
     moved = _moved_off_name(a, b, weights)
     if moved is not None:
         cmp = replace(cmp, conflict={**cmp.conflict, "moved": moved})
-    moved = _moved_to_new(a, b, weights)
+    moved = _moved_to_new(a, b)
     if moved is not None:
         cmp = replace(cmp, conflict={**cmp.conflict, "moved-to": moved})
     rules = rule_label(a, b, weights, s)
@@ -870,17 +870,10 @@ def _moved_off_name(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned |
     return None
 
 
-MOVED_TO_SUBJECT = 0.2
-"""Shared subject weight from which a move counts: every such pair of pairs-dev shares at least 0.22."""
-
-
-def _moved_to_new(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned | None:
+def _moved_to_new(a: MemoryText, b: MemoryText) -> Aligned | None:
     """One memory says it moved to something the other, on the same subject, never names ("alerts now all go
     to Opsgenie" against "alert notifications: Slack #payments-alerts"): a stated change of the same thing."""
     if not (a.moved_to or b.moved_to) or not (a.subject & b.subject):
-        return None
-    subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
-    if subj < MOVED_TO_SUBJECT:
         return None
     for other, mover in ((a, b), (b, a)):
         new = mover.moved_to - other.tokens
