@@ -117,25 +117,3 @@ def test_two_notes_one_linking_the_other_are_never_duplicates(make_store) -> Non
         "once a week.", "once a week. See [[user_pet_python]]."
     )
     assert not _pairs(check_store(load_store(make_store(files)), TODAY))
-
-
-def test_a_memory_saying_it_moved_to_what_the_other_never_names_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
-    store = make_store(
-        {
-            "project_payments_alerts.md": memory(
-                "project_payments_alerts",
-                description="Payments team alert notifications: Slack #payments-alerts",
-                body="Alerts for the payments team land in Slack #payments-alerts; on-call acknowledges there.",
-                updated="2026-01-10",
-            ),
-            "project_payments_alerts_opsgenie.md": memory(
-                "project_payments_alerts_opsgenie",
-                description="支付组告警通知已全部转到 Opsgenie",
-                body="支付组的告警通知已经全部转到 Opsgenie，值班在 Opsgenie 里确认。",
-                updated="2026-05-02",
-            ),
-        }
-    )
-    [pair] = _pairs(check_store(load_store(store), TODAY))
-    assert pair.kind == "contradiction" and not pair.held_back
-    assert "Opsgenie" in pair.details["newer_claim"] and "Slack" in pair.details["older_claim"]

@@ -134,58 +134,6 @@ def moved_from(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
-_MOVED_TO = re.compile(
-    r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|port(?:ed|s|ing)|chang(?:ed|es|ing)|replaced)\s+"
-    r"(?:\w+\s+){0,2}?(?:over\s+)?(?:to|with|by)\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
-    r"(?:转到|迁到|迁移到|迁至|改为|改用|改成|换成|换到|切到|切换到)\s*([^，。；、\s]{1,20})",
-    re.IGNORECASE,
-)
-
-
-def moved_to(text: str) -> frozenset[str]:
-    """Tokens a text says it moved to ("switched to bun", 已全部迁到 Zigbee2MQTT → bun, zigbee2mqtt)."""
-    if not _EXPLICIT_WORDS.search(text) and "转到" not in text:
-        return frozenset()
-    out: set[str] = set()
-    for m in _MOVED_TO.finditer(text):
-        for g in m.groups():
-            if g:
-                # a thing moved to, not a date or a number moved to: those are values, compared as values
-                out.update(t for t in tx.tokens(g) if len(t) > 1 and _NAMED.search(t) and t not in _MONTHS)
-    return frozenset(out)
-
-
-_NAMED = re.compile(r"[a-z]{2}|[\u3400-\u9fff]")
-_MONTHS = frozenset(
-    [
-        "jan",
-        "january",
-        "feb",
-        "february",
-        "mar",
-        "march",
-        "apr",
-        "april",
-        "may",
-        "jun",
-        "june",
-        "jul",
-        "july",
-        "aug",
-        "august",
-        "sep",
-        "sept",
-        "september",
-        "oct",
-        "october",
-        "nov",
-        "november",
-        "dec",
-        "december",
-    ]
-)
-
-
 @dataclass(frozen=True)
 class Claim:
     """One statement of a memory: the description, a sentence, a bullet or a table row."""

@@ -36,7 +36,6 @@ from memtui.analysis.claims import (
     is_plan,
     is_superseded,
     memory_defaults,
-    moved_to,
     says_done,
     setting_conflict,
     split_claims,
@@ -137,11 +136,6 @@ class MemoryText:
             says_done(self.title, self.description),
             is_log(self.title, self.description),
         )
-
-    @cached_property
-    def moved_to(self) -> frozenset[str]:
-        """What its description or rule says it moved to ("switched to bun" → bun)."""
-        return moved_to(self.description + " . " + self.rule)
 
     @cached_property
     def name_tokens(self) -> frozenset[str]:
@@ -715,7 +709,6 @@ FEATURES = (
     "claim_explicit_short",
     "exception",
     "moved_off_name",
-    "moved_to_new",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 FLAG_MIN = 0.5
@@ -769,9 +762,6 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
     moved = _moved_off_name(a, b, weights)
     if moved is not None:
         cmp = replace(cmp, conflict={**cmp.conflict, "moved": moved})
-    moved = _moved_to_new(a, b)
-    if moved is not None:
-        cmp = replace(cmp, conflict={**cmp.conflict, "moved-to": moved})
     rules = rule_label(a, b, weights, s)
     subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
     most = max(cmp.claims_older, cmp.claims_newer)
@@ -824,7 +814,6 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         explicit * short,
         _exception(a, b),
         1.0 if "moved" in cmp.conflict else 0.0,
-        1.0 if "moved-to" in cmp.conflict else 0.0,
     )
     return Evidence(
         features=x,
@@ -870,25 +859,6 @@ def _moved_off_name(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned |
     return None
 
 
-def _moved_to_new(a: MemoryText, b: MemoryText) -> Aligned | None:
-    """One memory says it moved to something the other, on the same subject, never names ("alerts now all go
-    to Opsgenie" against "alert notifications: Slack #payments-alerts"): a stated change of the same thing."""
-    if not (a.moved_to or b.moved_to) or not (a.subject & b.subject):
-        return None
-    for other, mover in ((a, b), (b, a)):
-        new = mover.moved_to - other.tokens
-        if new:
-            word = min(new)
-            said = next((c for c in mover.claims if word in moved_to(c.text)), None)
-            head = mover.description or mover.title
-            said = said or Claim(head, frozenset(tx.tokens(head)), tx.fold(head))
-            head = other.description or other.title
-            before = Claim(head, frozenset(tx.tokens(head)), tx.fold(head))
-            older, newer = (before, said) if mover is b else (said, before)
-            return Aligned(older, newer, SETTING_SIMILARITY, ("moved-to",), f'moved to "{word}"')
-    return None
-
-
 def _grants_leave(m: MemoryText) -> bool:
     return bool(PERMISSIONS.search(m.folded)) and not _LIFTED.search(m.folded)
 
@@ -915,7 +885,7 @@ def _stated_change(ev: Evidence) -> bool:
     for the same named setting: the strongest evidence of a contradiction there is."""
     if "setting" in ev.comparison.conflict or "moved" in ev.comparison.conflict:
         return True
-    return ev.short and ("explicit" in ev.comparison.conflict or "moved-to" in ev.comparison.conflict)
+    return ev.short and "explicit" in ev.comparison.conflict
 
 
 def conflict_setting(ev: Evidence) -> float:
@@ -992,7 +962,6 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
             cmp.conflict.get("setting")
             or cmp.conflict.get("explicit")
             or cmp.conflict.get("moved")
-            or cmp.conflict.get("moved-to")
             or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         )
         return al.older.text, al.newer.text, al.detail
