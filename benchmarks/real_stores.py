@@ -23,6 +23,9 @@ from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
+sys.path.insert(0, str(ROOT / "scripts"))
+
+from train_judgement import revocations  # noqa: E402
 
 from memtui.analysis.check import check_store  # noqa: E402
 from memtui.core.store import load_store  # noqa: E402
@@ -72,40 +75,10 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
     return total_pairs, total_memories, kinds
 
 
-def _history(folder: Path) -> list[dict]:
-    return [json.loads(line) for line in (folder / "history.jsonl").read_text(encoding="utf-8").splitlines() if line]
-
-
-def _texts(rev: dict, history: list[dict]) -> tuple[str, str] | None:
-    """The whole file before the revoking commit and after it (the newer may be another file)."""
-    before = after = None
-    for h in history:
-        if h["commit"] != rev["commit"]:
-            continue
-        if h["path"] == rev["path_after"] and h.get("after"):
-            after = h["after"]
-            if rev["path_before"] in (rev["path_after"], h.get("old_path")) and h.get("before"):
-                before = h["before"]
-        if before is None and h["path"] == rev["path_before"] and h.get("before"):
-            before = h["before"]
-    if before is None or after is None:
-        return None
-    return before, after
-
-
 def revocation_figures(show_misses: bool) -> tuple[int, int, int]:
     """Each revocation alone in a store: (usable, flagged, labelled contradiction)."""
-    rows = [
-        json.loads(line) for line in (STORES / "revocations.jsonl").read_text(encoding="utf-8").splitlines() if line
-    ]
-    histories: dict[str, list[dict]] = {}
     usable = flagged = labelled = 0
-    for n, rev in enumerate(rows):
-        folder = STORES / rev["repo"].replace("/", "__")
-        history = histories.setdefault(rev["repo"], _history(folder))
-        texts = _texts(rev, history)
-        if texts is None:
-            continue
+    for n, rev, texts in revocations(STORES):
         usable += 1
         with tempfile.TemporaryDirectory() as tmp:
             store = Path(tmp) / "memory"

@@ -84,20 +84,29 @@ def revocation_texts(rev: dict, history: Sequence[dict]) -> tuple[str, str] | No
     return None if before is None or after is None else (before, after)
 
 
-def load_revocations(stores: Path) -> list[Example]:
-    """The real revocations as contradiction pairs (older file text, newer file text)."""
+def revocations(stores: Path) -> list[tuple[int, dict, tuple[str, str]]]:
+    """Every usable revocation of `revocations.jsonl`: (its line number, the row, (file before, file after)).
+
+    The one reader of the revocations: training and `benchmarks/real_stores.py` both start here."""
     path = stores / "revocations.jsonl"
     rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
     histories: dict[str, list[dict]] = {}
     out = []
     for n, rev in enumerate(rows):
-        folder = stores / rev["repo"].replace("/", "__")
         if rev["repo"] not in histories:
+            folder = stores / rev["repo"].replace("/", "__")
             lines = (folder / "history.jsonl").read_text(encoding="utf-8").splitlines()
             histories[rev["repo"]] = [json.loads(line) for line in lines if line.strip()]
         texts = revocation_texts(rev, histories[rev["repo"]])
-        if texts is None:
-            continue
+        if texts is not None:
+            out.append((n, rev, texts))
+    return out
+
+
+def load_revocations(stores: Path) -> list[Example]:
+    """The real revocations as contradiction pairs (older file text, newer file text)."""
+    out = []
+    for n, rev, texts in revocations(stores):
         date = rev["date"][:10]
         older = _from_file("old_" + Path(rev["path_before"]).name, texts[0], "0000-" + date)
         newer = _from_file(Path(rev["path_after"]).name, texts[1], date)

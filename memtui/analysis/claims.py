@@ -113,6 +113,27 @@ def changed_from(text: str) -> frozenset[str]:
     return frozenset(out)
 
 
+_MOVED_FROM = re.compile(
+    r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|port(?:ed|s|ing)|chang(?:ed|es|ing))\b[^.;:]{0,40}?"
+    r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|"
+    r"从\s*([^，。；、\s]{1,12}?)\s*(?:迁到|迁移到|迁至|改为|改成|改用|换成|换到|切到|切换到)",
+    re.IGNORECASE,
+)
+
+
+def moved_from(text: str) -> frozenset[str]:
+    """Tokens a claim says it moved away from, stated as a move ("migrated from Redis to Postgres", 从 Redis 迁到
+    PG): the narrow form of `changed_from`, strong enough to read against another memory's name."""
+    if "from" not in text.lower() and "从" not in text:
+        return frozenset()
+    out: set[str] = set()
+    for m in _MOVED_FROM.finditer(text):
+        for g in m.groups():
+            if g:
+                out.update(t for t in tx.tokens(g) if len(t) > 1)
+    return frozenset(out)
+
+
 @dataclass(frozen=True)
 class Claim:
     """One statement of a memory: the description, a sentence, a bullet or a table row."""
@@ -149,6 +170,11 @@ class Claim:
     def left_behind(self) -> frozenset[str]:
         """What an explicit change statement in it moves away from ("switched from npm to bun" → npm)."""
         return changed_from(self.text)
+
+    @cached_property
+    def moved_from(self) -> frozenset[str]:
+        """What it says it moved away from ("state migrated from Redis to Postgres" → redis)."""
+        return moved_from(self.text)
 
     @cached_property
     def poles(self) -> frozenset[tuple[int, int]]:
@@ -237,9 +263,23 @@ def says_done(title: str, description: str) -> bool:
     return bool(_DONE.search(title.replace("_", " ").replace("-", " ") + " " + description))
 
 
+_RULE_NAME = re.compile(r"(?:feedback|user|reference)[\s_\-]", re.IGNORECASE)
+_LOG_DESCRIBED = re.compile(
+    r"^\W*(?:\S+\s+){0,3}?(?:session|handoff|hand-off|changelog|journal|diary|retro|retrospective|worklog|devlog|"
+    r"recap|wip)(?:$|[\s_\-.:/\d])",
+    re.IGNORECASE,
+)
+
+
 def is_log(title: str, description: str) -> bool:
-    """Whether a memory is a session note, handoff or log rather than a standing fact or rule."""
-    return bool(_LOG.search(" " + title.replace("_", " ") + " " + description[:80]))
+    """Whether a memory is a session note, handoff or log rather than a standing fact or rule.
+
+    The name says so ("session_12", "bug_fixes_and_context"), or the description opens by saying so; a rule
+    that mentions `context.Context` or "log + env_logger" in its description is not a log.
+    """
+    if _RULE_NAME.match(title):
+        return False  # a feedback, user or reference memory is a standing rule even when it names a `log` crate
+    return bool(_LOG.search(" " + title.replace("_", " ") + " ")) or bool(_LOG_DESCRIBED.search(description[:80]))
 
 
 @dataclass(frozen=True)

@@ -3,6 +3,8 @@ and a small Chinese→English glossary so a Chinese memory and its English parap
 
 from __future__ import annotations
 
+import re
+
 STOPWORDS = frozenset(
     [
         "a",
@@ -777,3 +779,15 @@ GLOSSARY: dict[str, tuple[str, ...]] = {
         "西班牙语": "spanish",
     }.items()
 }
+
+PERMISSIONS = re.compile(
+    r"\b(?:may|can|is fine|are fine|is ok|are ok|okay|allowed|exempt|no need|needn't|doesn't need|don't need|"
+    r"do not need|does not need|don't have to|not required|optional|isn't a|is not a|aren't|are not)\b|"
+    r"可以|不用|不需要|无需|允许|例外|除外|不算|没问题|不必",
+)
+"""Words that grant leave: an exception to a rule ("may", "is fine", 不用) rather than the rule itself."""
+PROHIBITIONS = re.compile(
+    r"\b(?:never|don't|do not|must|always|every|all|no|forbidden|required|mandatory)\b|"
+    r"禁止|不要|必须|都要|一律|所有|不能|别|不得|要",
+)
+"""Words that state a rule: an obligation or a prohibition."""

@@ -64,11 +64,15 @@ def fit(
     b = {c: 0.0 for c in classes}
     vw = {c: [0.0] * d for c in classes}
     vb = {c: 0.0 for c in classes}
+    # most features of most pairs are zero: visiting only the others gives the same sums, several times faster
+    sparse = [[(i, xi) for i, xi in enumerate(x) if xi] for x in rows]
+    if len(sparse) != len(labels):
+        raise ValueError("one label per row")
     for _ in range(steps):
         gw = {c: [0.0] * d for c in classes}
         gb = {c: 0.0 for c in classes}
-        for x, y in zip(rows, labels, strict=True):
-            logits = [0.0] + [b[c] + sum(wi * xi for wi, xi in zip(w[c], x, strict=True)) for c in classes]
+        for x, y in zip(sparse, labels, strict=True):
+            logits = [0.0] + [b[c] + sum(w[c][i] * xi for i, xi in x) for c in classes]
             top = max(logits)
             exp = [math.exp(v - top) for v in logits]
             total = sum(exp)
@@ -77,9 +81,8 @@ def fit(
                 if err:
                     gb[c] += err
                     g = gw[c]
-                    for i, xi in enumerate(x):
-                        if xi:
-                            g[i] += err * xi
+                    for i, xi in x:
+                        g[i] += err * xi
         for c in classes:
             vb[c] = 0.9 * vb[c] - rate * gb[c] / n
             b[c] += vb[c]

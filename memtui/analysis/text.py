@@ -15,6 +15,7 @@ _KO_JA = re.compile(r"[\u3040-\u30ff\uac00-\ud7af]")
 _WORD = re.compile(r"[a-z0-9][a-z0-9+#]*(?:[._/@:-][a-z0-9+#]+)*")
 _LABEL = re.compile(r"\*\*\s*(?:why|how to apply|rule)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
 _MARKUP = re.compile(r"[*_`>#|]+|\[\[|\]\]|\]\([^()]*+\)|\[")  # possessive: linear on `](](](…`
+_MARKUP_CHARS = frozenset("*_`>#|[]")
 _SECTION = re.compile(r"\*\*\s*(why|how to apply)\s*(?:\*\*\s*[:：]?|[:：]\s*\*\*)", re.IGNORECASE)
 
 
@@ -27,12 +28,17 @@ def fold(text: str) -> str:
 
 def strip_markdown(text: str) -> str:
     """Drop Markdown emphasis, link targets and the Why/How labels, keeping the words."""
-    text = _LABEL.sub(" ", text)
+    if "**" in text:
+        text = _LABEL.sub(" ", text)
+    if _MARKUP_CHARS.isdisjoint(text):
+        return text  # most descriptions and names carry no markup: skip the substitution
     return _MARKUP.sub(" ", text)
 
 
 def sections(body: str) -> tuple[str, str, str]:
     """Split a body into (rule, why, how-to-apply) by its bold labels; missing parts are empty."""
+    if "**" not in body:
+        return body.strip(), "", ""  # every label is bold: a body without `**` is all rule
     parts: dict[str, list[str]] = {"rule": [], "why": [], "how to apply": []}
     current = "rule"
     pos = 0
@@ -178,11 +184,23 @@ def tokens(text: str) -> list[str]:
         for run in _CJK.findall(folded):
             out.extend(cjk_tokens(run))
         folded = _CJK.sub(" ", folded)
+    known = _TOKEN_OF
     for word in _WORD.findall(folded):
-        token = _word_token(word)
+        token = known.get(word, _UNKNOWN)
+        if token is _UNKNOWN:
+            token = _word_token(word)
+            if len(known) < _TOKEN_OF_MAX:
+                known[word] = token
         if token is not None:
             out.append(token)
     return out
+
+
+_UNKNOWN = ""
+_TOKEN_OF: dict[str, str | None] = {}
+"""Word → token, filled as words are met: a plain dict lookup per word instead of a cached call (the hot loop
+of reading a big store)."""
+_TOKEN_OF_MAX = 200_000
 
 
 def is_ko_ja(text: str) -> bool:
