@@ -243,7 +243,7 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
         assert not any(c.weaker for c in screen.cards)
-        assert "1 weaker pairs held back (w)" in text_of(screen, "#card-header")
+        assert "1 weaker pair held back (w)" in text_of(screen, "#card-header")
         await pilot.press("w")
         await pilot.pause(0.1)
         card = screen.current()

@@ -423,7 +423,9 @@ class ReviewScreen(Screen[None]):
         report = self.ws.report
         held = len(report.held_back) if report is not None else 0
         if held:
-            parts.append(Content(f"{held} weaker pairs {'shown' if self.weaker else 'held back (w)'}"))
+            parts.append(
+                Content(f"{held} weaker pair{'s' if held != 1 else ''} {'shown' if self.weaker else 'held back (w)'}")
+            )
         return Content.assemble(*(Content(" · ") + p for p in parts)) if parts else Content("")
 
     def _hook_text(self) -> Content:
@@ -941,7 +943,10 @@ class ReviewScreen(Screen[None]):
         done, card = self.decided(), self.current()
         if self.weaker:
             self.cards += [c for c in weaker if c not in self.cards]
-            self.notify(f"{len(weaker)} weaker pair candidates added as the last group (w hides them)", timeout=4)
+            self.notify(
+                f"{len(weaker)} weaker pair candidate{'s' if len(weaker) != 1 else ''} added as the last group (w hides them)",
+                timeout=4,
+            )
             index = self._first_of("weaker")
             self._go(self.index if index is None else index)
             return
