@@ -681,4 +681,9 @@ async def test_a_refusal_is_shown_in_one_place_with_its_title_and_message(demo: 
             await settle(app, pilot)
         title, message = shown[-1]
         assert title == "Verify refused · Store busy" and "try again" in message
+        assert app.last_error == f"{title}: {message}" and app.last_result is None  # what scripts driving it read
         assert git(demo.parent, "rev-parse", "HEAD") == before
+        await pilot.press("v")  # the lock is free again
+        await settle(app, pilot)
+        assert app.last_result is not None and app.last_result.action == "verify"
+        assert app.last_result.commit == git(demo.parent, "rev-parse", "HEAD").strip()

@@ -106,6 +106,10 @@ class MemtuiApp(App[None]):
         """Why the store could not be read or analysed, while that is so."""
         self.last_outcome: Outcome | None = None
         """The last decision's outcome (for the status line and tests)."""
+        self.last_result: ops.OpResult | None = None
+        """What the last decision that went through did (scripts driving the app read and clear it)."""
+        self.last_error: str = ""
+        """The last refusal or failure shown, title and message (scripts driving the app read it)."""
         self.editor_runner = editor_runner or self._run_editor_suspended
         self.watch_interval = watch_interval
         self._signature: tuple[tuple[str, int, int], ...] = ()
@@ -395,6 +399,8 @@ class MemtuiApp(App[None]):
 
     def _report(self, outcome: Outcome) -> None:
         self.last_outcome = outcome
+        if outcome.result is not None:
+            self.last_result = outcome.result
         if outcome.changed_path is not None:
             self.push_screen(ChangedDialog(outcome.changed_path, outcome.message, outcome.current_text))
         elif outcome.status == "refused":
@@ -411,6 +417,7 @@ class MemtuiApp(App[None]):
 
     def show_error(self, title: str, message: str, *, hint: str = "", timeout: float = 10) -> None:
         """The one place the TUI shows a refusal or a failure: its title, its message and what to do next."""
+        self.last_error = f"{title}: {message}"
         self.notify(message + (f"\n{hint}" if hint else ""), title=title, severity="error", timeout=timeout)
 
     def _tell_screens(self) -> None:
