@@ -14,7 +14,9 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import cached_property
 
+from memtui.analysis import cues
 from memtui.analysis import text as tx
+from memtui.analysis.cues import ANTONYM_LABEL
 
 MAX_CLAIMS = 160
 """Claims kept per memory; the rest of a very long note is not compared (it bounds the cost of a pair)."""
@@ -148,23 +150,17 @@ class Claim:
     @cached_property
     def negated(self) -> frozenset[str]:
         """Tokens under a negation in this claim."""
-        from memtui.analysis.relations import negated_tokens
-
-        return frozenset(negated_tokens(self.text))
+        return frozenset(cues.negated_tokens(self.text))
 
     @cached_property
     def values(self) -> dict[str, frozenset[str]]:
         """Dates, URLs, quantities and e-mail addresses it states."""
-        from memtui.analysis.relations import values
-
-        return values(self.text)
+        return cues.values(self.text)
 
     @cached_property
     def change(self) -> tuple[str, ...]:
         """Change words it uses ("switched to", "no longer", 改为)."""
-        from memtui.analysis.relations import change_words
-
-        return change_words(tx.fold(self.text))
+        return cues.change_words(tx.fold(self.text))
 
     @cached_property
     def left_behind(self) -> frozenset[str]:
@@ -179,9 +175,7 @@ class Claim:
     @cached_property
     def poles(self) -> frozenset[tuple[int, int]]:
         """Antonym sides it takes."""
-        from memtui.analysis.relations import poles
-
-        return poles(set(self.tokens), tx.fold(self.text), self.negated)
+        return cues.poles(set(self.tokens), tx.fold(self.text), self.negated)
 
 
 def _clean(text: str) -> str:
@@ -327,8 +321,6 @@ def _jaccard(a: Claim, b: Claim, idf: Callable[[str], float], total: Callable[[f
 
 def _conflict_cues(a: Claim, b: Claim) -> tuple[tuple[str, ...], str]:
     """Conflict cues between two aligned claims, `b` the newer, with a short description of the first."""
-    from memtui.analysis.relations import ANTONYM_LABEL
-
     shared = a.tokens & b.tokens
     cues: list[str] = []
     detail = ""

@@ -1,0 +1,203 @@
+"""The evidence about a candidate pair: the feature vector the model reads and the claims it can quote.
+
+`evidence` aligns the two memories claim by claim (`claims.compare`), adds the conflicts found across whole
+memories (another default for a named setting, a move away from what the other is named after), and turns
+the document scores, the claim alignment and the first engine's verdict into `FEATURES`.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, replace
+
+from memtui.analysis import text as tx
+from memtui.analysis.claims import Aligned, Claim, Comparison, compare, setting_conflict
+from memtui.analysis.lexicon import PERMISSIONS, PROHIBITIONS
+from memtui.analysis.memory_text import MemoryText
+from memtui.analysis.pairs import PairScore, Relation, Weights, rule_label, score_pair
+
+FEATURES = (
+    "related",
+    "subject",
+    "fuzzy",
+    "cover_min",
+    "cover_max",
+    "identical",
+    "aligned",
+    "claim_negation",
+    "claim_value",
+    "claim_change",
+    "claim_antonym",
+    "claim_conflict_strong",
+    "rules_contradiction",
+    "rules_duplicate",
+    "rules_contradiction_short",
+    "scope",
+    "same_prohibition",
+    "cross_language",
+    "plan_and_done",
+    "log_pair",
+    "claim_substitution",
+    "revision",
+    "subject_jaccard",
+    "same_name",
+    "claim_explicit",
+    "claim_explicit_short",
+    "exception",
+    "moved_off_name",
+)
+"""What the model reads about a pair (all between 0 and 1)."""
+SHORT_CLAIMS = 8
+CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution", "explicit", "setting")
+REVISION_MIN = 0.6
+"""Share of claims two memories state word for word from which one reads as a revision of the other."""
+SETTING_SIMILARITY = 0.6
+"""Two memories stating another default for the same named setting count as a closely aligned claim pair."""
+
+
+@dataclass(frozen=True)
+class Evidence:
+    """Everything the decision reads about a pair, with the claims it can quote."""
+
+    features: tuple[float, ...]
+    score: PairScore
+    comparison: Comparison
+    rules: Relation | None
+    short: bool = False
+    """Both memories hold few claims (`SHORT_CLAIMS`)."""
+    ko_ja: bool = False
+    """One of them is written in Korean or Japanese."""
+    linked: bool = False
+    """One links to the other: its author keeps them apart on purpose, so they are not duplicates."""
+
+
+def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Evidence:
+    """Document-level scores, claim alignment and the first engine's verdict for a pair (`b` the newer)."""
+    s = s or score_pair(a, b, weights)
+    cmp = compare(a.claims, b.claims, weights.idf, weights.total)
+    found = setting_conflict(a.defaults, b.defaults) if a.defaults and b.defaults else None
+    if found is not None:
+        older_line, newer_line, detail = found
+        ca, cb = (Claim(t, frozenset(tx.tokens(t)), tx.fold(t)) for t in (older_line, newer_line))
+        cmp = replace(
+            cmp, conflict={**cmp.conflict, "setting": Aligned(ca, cb, SETTING_SIMILARITY, ("setting",), detail)}
+        )
+    moved = _moved_off_name(a, b, weights)
+    if moved is not None:
+        cmp = replace(cmp, conflict={**cmp.conflict, "moved": moved})
+    rules = rule_label(a, b, weights, s)
+    subj = sum(weights.idf(t) for t in a.subject & b.subject) / min(weights.total(a.subject), weights.total(b.subject))
+    most = max(cmp.claims_older, cmp.claims_newer)
+    short = 1.0 if most <= SHORT_CLAIMS else 0.0
+    conflict = {c: cmp.conflict[c].similarity if c in cmp.conflict else 0.0 for c in CONFLICT_CUES}
+    # an explicit change away from what the other asserts, or another default for the same named setting
+    explicit = max(conflict["explicit"], conflict["setting"])
+    strong = max((al.similarity for al in cmp.conflict.values() if len(set(al.cues)) >= 2), default=0.0)
+    plan_a, done_a, log_a = a.kind_of_note
+    plan_b, done_b, log_b = b.kind_of_note
+    # one memory is a revision of the other: mostly the same claims, some dropped, rewritten or added
+    # (a sibling from the same template shares most sentences too, but it is about another subject)
+    subj_union = weights.total(a.subject | b.subject)
+    subj_jaccard = sum(weights.idf(t) for t in a.subject & b.subject) / subj_union
+    same_name = bool(_name_key(a.title)) and _name_key(a.title) == _name_key(b.title)
+    # (two notes that merely share a generic name, "user_role" from two projects, share little else)
+    revision = (
+        1.0
+        if (cmp.dropped or cmp.added)
+        and ((same_name and s.related >= 0.3) or (cmp.identical >= REVISION_MIN and subj_jaccard >= 0.6))
+        else 0.0
+    )
+    rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
+    x = (
+        min(1.0, s.related),
+        min(1.0, subj),
+        s.fuzzy,
+        min(cmp.cover_older, cmp.cover_newer),
+        max(cmp.cover_older, cmp.cover_newer),
+        cmp.identical,
+        cmp.best.similarity if cmp.best else 0.0,
+        conflict["negation"],
+        conflict["value"],
+        conflict["change"],
+        conflict["antonym"],
+        strong,
+        rules_c,
+        1.0 if rules is not None and rules.kind == "duplicate" else 0.0,
+        rules_c * short,
+        1.0 if s.scope else 0.0,
+        1.0 if "same-prohibition" in s.cues else 0.0,
+        1.0 if a.cjk != b.cjk else 0.0,
+        1.0 if (plan_a and done_b) or (plan_b and done_a) else 0.0,
+        1.0 if log_a or log_b else 0.0,
+        conflict["substitution"],
+        revision,
+        min(1.0, subj_jaccard),
+        1.0 if same_name else 0.0,
+        explicit,
+        explicit * short,
+        _exception(a, b),
+        1.0 if "moved" in cmp.conflict else 0.0,
+    )
+    return Evidence(
+        features=x,
+        score=s,
+        comparison=cmp,
+        rules=rules,
+        short=bool(short),
+        ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
+        linked=a.links_to(b) or b.links_to(a),
+    )
+
+
+_LIFTED = re.compile(r"\b(?:again|now|anymore|any more|lifted|no longer)\b|又|恢复|现在|不再")
+"""Words saying a leave is a rule lifted ("fine again", "now allowed"), not an exception to it."""
+
+
+MOVED_NAME_IDF = 3.0
+"""A name word a move leaves behind must be rare in the store (`redis` in a few notes, not `check` in many)."""
+
+
+def moves_off(named: MemoryText, mover: MemoryText, weights: Weights) -> tuple[Claim, str] | None:
+    """The claim of `mover` saying it moved away from a rare word of `named`'s name, and that word."""
+    rare = {t for t in named.name_tokens if weights.idf(t) >= MOVED_NAME_IDF}
+    if rare:
+        for c in mover.claims:
+            left = c.moved_from & rare
+            if left:
+                return c, min(left)
+    return None
+
+
+def _moved_off_name(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned | None:
+    """One memory says it moved away from what the other is named after ("state migrated from Redis to PG"
+    against `project_incident_redis_maxclients`): a change statement whose object is the other's subject."""
+    for named, mover in ((a, b), (b, a)):
+        found = moves_off(named, mover, weights)
+        if found is not None:
+            c, word = found
+            head = named.description or named.title
+            what = Claim(head, frozenset(tx.tokens(head)), tx.fold(head))
+            older, newer = (what, c) if named is a else (c, what)
+            return Aligned(older, newer, SETTING_SIMILARITY, ("moved",), f'moves away from "{word}"')
+    return None
+
+
+def _grants_leave(m: MemoryText) -> bool:
+    return bool(PERMISSIONS.search(m.folded)) and not _LIFTED.search(m.folded)
+
+
+def _exception(a: MemoryText, b: MemoryText) -> float:
+    """One memory grants leave ("may", "is fine", 不用) where the other states a rule: an exception to the
+    rule for a narrower case, compatible with it, unless it says the rule was lifted ("fine again", "now")."""
+    for rule, leave in ((a, b), (b, a)):
+        if _grants_leave(leave) and not _grants_leave(rule) and PROHIBITIONS.search(rule.folded):
+            return 1.0
+    return 0.0
+
+
+_COPY_WORDS = re.compile(r"\b(?:old|copy|backup|bak|prev|previous|orig|original)\b")
+
+
+def _name_key(title: str) -> str:
+    """A memory's name without separators and copy markers: `old_debugging` and `debugging` are one memory."""
+    return re.sub(r"[\s_\-.]+", "", _COPY_WORDS.sub(" ", re.sub(r"[_\-.]+", " ", title.lower())))
