@@ -1,5 +1,7 @@
 """Word lists the similarity and conflict cues use: stop words, negations, change verbs, antonyms, scope words,
-and a small Chinese→English glossary so a Chinese memory and its English paraphrase share concepts."""
+and a small Chinese→English glossary so a Chinese memory and its English paraphrase share concepts.
+
+It runs past 400 lines because it is data, one word a line, with no logic in it to split off."""
 
 from __future__ import annotations
 

@@ -8,15 +8,8 @@ from functools import cached_property
 
 from memtui.analysis import cues
 from memtui.analysis import text as tx
-from memtui.analysis.claims import (
-    Claim,
-    is_log,
-    is_plan,
-    is_superseded,
-    memory_defaults,
-    says_done,
-    split_claims,
-)
+from memtui.analysis.claims import Claim, memory_defaults, split_claims
+from memtui.analysis.note_kinds import is_log, is_plan, is_superseded, says_done
 
 _WIKILINK = re.compile(r"\[\[[^\][]*+\]\]")
 _LINK_TARGET = re.compile(r"\[\[([^\][|#]*+)[^\][]*+\]\]")  # [[name|label]] and [[name#part]] link to `name`
