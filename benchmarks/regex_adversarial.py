@@ -1,4 +1,4 @@
-"""Every scanning regex in memtui.core and memtui.analysis against adversarial input: time must grow linearly.
+"""Every scanning regex in memtui.core, memtui.analysis and memtui.audit against adversarial input: time must grow linearly.
 
 Issue 7 H2: one 256 KB line of `http://?` made the secret scan take minutes (1 MB ~ 45 min). This feeds each
 module-level pattern (found by introspection, so a new one is covered without editing this file) and each
@@ -26,20 +26,21 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
-MODULES = (
-    "memtui.core.frontmatter",
-    "memtui.core.index",
-    "memtui.core.locate",
-    "memtui.core.reading",
-    "memtui.core.store",
-    "memtui.core.freshness",
-    "memtui.analysis.secrets",
-    "memtui.analysis.lint",
-    "memtui.analysis.dates",
-    "memtui.analysis.text",
-    "memtui.analysis.relations",
-    "memtui.analysis.lexicon",
-)
+def _modules() -> tuple[str, ...]:
+    """Every module of the packages that scan text (core, analysis, audit): a module split or added is covered."""
+    import pkgutil
+
+    import memtui.analysis
+    import memtui.audit
+    import memtui.core
+
+    names = []
+    for package in (memtui.core, memtui.analysis, memtui.audit):
+        names += [f"{package.__name__}.{m.name}" for m in pkgutil.iter_modules(package.__path__)]
+    return tuple(sorted(names))
+
+
+MODULES = _modules()
 
 # Units repeated to one long line: each aims at a prefix some pattern can start on and then scan far.
 UNITS = (
