@@ -1,15 +1,14 @@
 """The weekly review: one card at a time, one key decides, and the end is marked in git.
 
-The queue is steered (groups, a previous card, a kind filter, digits to jump), and several memories can be
-decided at once (marks, bulk cards). It stays one screen class, so over 400 lines: every action reads and moves the
-same cursor and decision list, which split across modules would have to be passed around whole."""
+`ReviewScreen` is the one screen (its keys, its help, asking the app for a decision and following the store
+after it, undo and finish); its parts are mixins over the shared cursor (`review_cursor`): drawing a card
+(`review_show`), steering and marks (`review_steer`), and the decisions (`review_decide`)."""
 
 from __future__ import annotations
 
-import datetime as dt
 from collections import Counter
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
@@ -17,44 +16,20 @@ from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
-from textual.content import Content
 from textual.screen import Screen
 from textual.widgets import Footer, Label, SelectionList, Static
-from textual.widgets.selection_list import Selection
 
 from memtui import claude_settings, ops
-from memtui.core.model import Memory
-from memtui.review import DUPLICATE_PREFIX, Card, current_card, finding_count, held_back_cards
-from memtui.tui import render
-from memtui.tui.decisions import Operation, Outcome, keep_final_newline, undo_own
-from memtui.tui.dialogs import (
-    ArchiveDialog,
-    EditDialog,
-    FixDateDialog,
-    HelpScreen,
-    MergeDialog,
-    MergeRequest,
-    help_text,
-)
+from memtui.review import Card, current_card, held_back_cards
+from memtui.tui.decisions import Operation, Outcome, undo_own
+from memtui.tui.dialogs import HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
-from memtui.tui.review_card import claim_row, group_bar, groups, highlight, why
+from memtui.tui.review_cursor import Decision
+from memtui.tui.review_decide import ReviewDeciding
+from memtui.tui.review_show import ReviewDrawing, option_values
+from memtui.tui.review_steer import ReviewSteering
 from memtui.workspace import Workspace, agent_sessions
 
-
-@dataclass(frozen=True)
-class Decision:
-    """A decision of this review that happened: its card, what was done, and the commit (None: nothing to write)."""
-
-    card: Card | None
-    action: str
-    commit: str | None
-    pruned: tuple[Card, ...] = ()
-    """Cards this decision made moot (they come back if it is undone)."""
-    closes: bool = True
-    """The decision was about `card` itself (False: about marked memories, whatever card was on screen)."""
-
-
-PAIRS = ("contradiction", "duplicate")
 PAIR_ONLY = frozenset({"archive_newer", "merge", "keep_both"})
 SINGLE_ONLY = frozenset({"approve"})
 STEERING = frozenset({"help", "leave", "skip", "undo", "previous", "next_group", "group", "filter", "weaker"})
@@ -66,15 +41,11 @@ def described(bindings: Iterable[BindingType]) -> list[Binding]:
     return [b for b in bindings if isinstance(b, Binding) and b.description]
 
 
-def _values(listing: SelectionList[str]) -> list[str]:
-    return [str(listing.get_option_at_index(i).value) for i in range(listing.option_count)]
-
-
 def _key(card: Card) -> tuple[str, frozenset[str], bool]:
     return card.kind, frozenset(card.paths), card.weaker
 
 
-class ReviewScreen(Screen[None]):
+class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
     """Everything that needs a decision, in groups (pairs first); `pairs 3 / 7 · 14 left` at the top.
 
     A card counts as decided only once its decision committed: the screen asks the app for the decision
@@ -192,53 +163,6 @@ class ReviewScreen(Screen[None]):
         self.sessions, self.hook = sessions, hook
         self.show_card()
 
-    # ------------------------------------------------------------------------------------------ cards
-
-    def memory(self, path: str) -> Memory | None:
-        """A live memory of the store as it is now."""
-        m = self.ws.store.get(path)
-        return m if m is not None and not m.in_archive else None
-
-    def current(self) -> Card | None:
-        """The card on screen (None at the end)."""
-        return self.cards[self.index] if 0 <= self.index < len(self.cards) else None
-
-    def is_pair(self, card: Card | None) -> bool:
-        """Whether the card shows two memories side by side."""
-        return card is not None and card.kind in PAIRS and len(card.paths) == 2
-
-    def decided(self) -> set[Card]:
-        """Cards this review has decided (committed, or looked at with nothing to write)."""
-        return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
-
-    def _open(self, i: int, done: set[Card]) -> bool:
-        card = self.cards[i]
-        return card not in done and (self.only is None or card.group == self.only)
-
-    def _next_open(self, start: int) -> int:
-        """The first card at or after `start` still to decide (within the filter); the end when none."""
-        done = self.decided()
-        return next((i for i in range(max(start, 0), len(self.cards)) if self._open(i, done)), len(self.cards))
-
-    def _advance(self) -> None:
-        self.refusal = ""
-        self.index = self._next_open(self.index + 1)
-        self._lift_spent_filter()
-
-    def _lift_spent_filter(self) -> None:
-        """A kind filter whose cards are all seen is lifted, so the end of one kind is never the end of the review."""
-        if self.index < len(self.cards) or self.only is None:
-            return
-        ended, self.only = self.only, None
-        self.index = self._next_open(0)
-        if self.index < len(self.cards):
-            self.notify(f"No more {ended} cards: every kind is shown again", timeout=4)
-
-    def left(self) -> list[Card]:
-        """The cards still to decide (skipped ones included), whatever the filter."""
-        done = self.decided()
-        return [c for c in self.cards if c not in done]
-
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that act on this card kind are live (and shown in the footer)."""
         card = self.current()
@@ -260,144 +184,6 @@ class ReviewScreen(Screen[None]):
             return card.kind == "relative-date"
         return True
 
-    def show_card(self) -> None:
-        """Draw the card under the index (or the summary at the end)."""
-        if not self.is_attached:
-            return  # the person left while a decision was being written; its outcome still reached the app
-        card = self.current()
-        self.refresh_bindings()
-        sides = self.query_one("#card-sides")
-        single = self.query_one("#card-single")
-        bulk = self.query_one("#card-bulk")
-        summary = self.query_one("#card-summary")
-        header = self.query_one("#card-header", Static)
-        explain = self.query_one("#card-explain", Static)
-        refusal = self.query_one("#card-refusal", Static)
-        refusal.display = bool(self.refusal or self.pending)
-        refusal.update(
-            render.styled(
-                f"{self.pending}…" if self.pending else f"Refused: {self.refusal}",
-                "badge-unknown" if self.pending else "flag-contradiction",
-            )
-        )
-        left = self.left()
-        self.query_one("#card-groups", Static).update(group_bar(left, card.group if card else None, self.only))
-        if card is None:
-            sides.display = single.display = bulk.display = False
-            summary.display = True
-            header.update(
-                Content.assemble(
-                    Content(f"Review · done · {self._commit_count()} committed · {len(self.cards)} cards"),
-                    self._state_text(),
-                )
-            )
-            explain.update("")
-            self.query_one("#summary-text", Static).update(self._summary())
-            return
-        summary.display = False
-        done = self.decided()  # what is still to decide from here on: the counts move as cards are decided
-        left = [c for c in self.cards[self.index :] if c not in done]
-        findings = finding_count(left)
-        same = [c for c in self.cards if c.group == card.group]
-        header.update(
-            Content.assemble(
-                render.styled(f"{card.group} {same.index(card) + 1} / {len(same)}", "flag-new"),
-                Content(f" · {len(left)} left ({findings} findings, {sum(c.kind == 'new' for c in left)} new writes)"),
-                self._state_text(),
-                Content(" · "),
-                self._hook_text(),
-            )
-        )
-        fresh = self.ws.freshness.get(card.paths[0]) if len(card.paths) == 1 else None
-        mtype = (m.type if (m := self.memory(card.paths[0])) else None) if len(card.paths) == 1 else None
-        rule = "" if self.is_pair(card) else why(card, fresh, mtype)
-        explain.update(
-            Content.assemble(
-                render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
-                Content(" · "),
-                render.plain(card.title),
-                Content("\n"),
-                render.plain(card.explanation + (self._written_by(card) if card.kind == "new" else "")),
-                Content("\nwhy: ").stylize("bold") + render.plain(rule) if rule else Content(""),
-            )
-        )
-        raw_shared = card.details.get("shared", []) if card.details else []
-        shared = [str(s) for s in raw_shared] if isinstance(raw_shared, list | tuple) else []
-        if self.is_pair(card):
-            sides.display, single.display, bulk.display = True, False, False
-            for side, path, role in (("a", card.paths[0], "older"), ("b", card.paths[1], "newer")):
-                m = self.memory(path)
-                claim = str(card.details.get(f"{role}_claim") or "")
-                raw = m.text if m else "(gone)"
-                self.query_one(f"#side-{side}-title", Label).update(render.plain(f"{role}: {path}"))
-                self.query_one(f"#side-{side}").border_title = render.clean(f"{role}: {path}")
-                self.query_one(f"#side-{side}-text", Static).update(highlight(raw, shared, claim))
-                self.call_after_refresh(self._scroll_to_claim, f"#side-{side}", raw, claim)
-        elif card.is_bulk:
-            sides.display, single.display, bulk.display = False, False, True
-            self._fill_bulk(card)
-        else:
-            sides.display, single.display, bulk.display = False, True, False
-            if card.kind == "new" and card.diff:
-                text = Content("\n").join(
-                    render.styled(
-                        line,
-                        "badge-fresh"
-                        if line.startswith("+")
-                        else "badge-expired"
-                        if line.startswith("-")
-                        else "badge-unknown",
-                    )
-                    for line in card.diff.splitlines()
-                )
-            else:
-                m = self.memory(card.paths[0]) if card.paths else None
-                text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
-            self.query_one("#single-text", Static).update(text)
-
-    def _scroll_to_claim(self, selector: str, text: str, claim: str) -> None:
-        """A long memory opens at the claim the finding quotes (a few lines above it, for context)."""
-        if not self.is_attached:
-            return
-        scroll = self.query_one(selector, VerticalScroll)
-        row = claim_row(text, claim, scroll.scrollable_content_region.width)
-        scroll.scroll_to(y=max(0, row - 2), animate=False)
-
-    def _fill_bulk(self, card: Card) -> None:
-        """The bulk card's list: one row per memory the rule flags, marked rows ticked."""
-        listing = self.query_one("#bulk-list", SelectionList)
-        if _values(listing) != list(card.paths):
-            listing.clear_options()
-            listing.add_options([Selection(self._row(path), path, path in self.marks) for path in card.paths])
-        else:
-            ticked = set(listing.selected)
-            for path in card.paths:
-                if (path in self.marks) != (path in ticked):
-                    listing.toggle(path)
-        if listing.highlighted is None and listing.option_count:
-            listing.highlighted = 0
-        if self.focused is not listing:
-            listing.focus()
-        self._preview_bulk(listing.highlighted)
-
-    def _row(self, path: str) -> str:
-        m = self.memory(path)
-        return render.clean(f"{path}  {m.title}" if m is not None and m.title != path else path)
-
-    def _preview_bulk(self, highlighted: int | None) -> None:
-        card = self.current()
-        if card is None or not card.is_bulk:
-            return
-        at = highlighted if highlighted is not None and 0 <= highlighted < len(card.paths) else 0
-        member = card.members[at] if at < len(card.members) else None
-        m = self.memory(card.paths[at])
-        text = Content.assemble(
-            render.styled(member.message if member else card.paths[at], "flag-lint"),
-            Content("\n\n"),
-            highlight(m.text, [card.cue] if card.cue else []) if m else Content("(gone)"),
-        )
-        self.query_one("#bulk-text", Static).update(text)
-
     @on(SelectionList.SelectionHighlighted, "#bulk-list")
     def _bulk_highlighted(self, event: SelectionList.SelectionHighlighted[str]) -> None:
         self._preview_bulk(event.selection_index)
@@ -408,71 +194,10 @@ class ReviewScreen(Screen[None]):
         if card is None or not card.is_bulk:
             return
         listing = event.selection_list
-        if _values(listing) != list(card.paths):
+        if option_values(listing) != list(card.paths):
             return  # the list is being refilled for another card
         self.marks = (self.marks - set(card.paths)) | set(listing.selected)
         self.show_card()
-
-    def _state_text(self) -> Content:
-        """Marks, the filter and the held-back candidates, as far as they apply."""
-        parts = []
-        if self.marks:
-            parts.append(render.styled(f"{len(self.marks)} marked", "flag-secret"))
-        if self.only:
-            parts.append(Content(f"only {self.only} (k)"))
-        report = self.ws.report
-        held = len(report.held_back) if report is not None else 0
-        if held:
-            parts.append(
-                Content(f"{held} weaker pair{'s' if held != 1 else ''} {'shown' if self.weaker else 'held back (w)'}")
-            )
-        return Content.assemble(*(Content(" · ") + p for p in parts)) if parts else Content("")
-
-    def _hook_text(self) -> Content:
-        """Whether the agent's writes reach memtui as they happen (the hook), for the header."""
-        hook = self.hook
-        if hook is None:
-            return Content("hook: …")
-        if hook.error:
-            return render.styled("hook: settings unreadable", "badge-unknown")
-        if hook.installed and not (hook.hooks_disabled or hook.managed_only):
-            return render.styled("hook: installed", "badge-fresh")
-        if hook.installed:
-            return render.styled("hook: disabled", "badge-expired")
-        if hook.plugin:
-            return render.styled("hook: plugin installed", "badge-fresh")
-        return render.styled("hook: not installed", "badge-unknown")
-
-    def _written_by(self, card: Card) -> str:
-        """Which Claude Code session(s) wrote this memory since the last review, from the commit trailers."""
-        path = card.paths[0] if card.paths else ""
-        if path not in self.sessions:
-            return "" if self.hook is None else " · not yet recorded in git (session unknown)"
-        sessions = self.sessions[path]
-        if not sessions:
-            return " · recorded without a session (not by the hook)"
-        shown = ", ".join(s[:8] for s in sessions[:3]) + (f" +{len(sessions) - 3}" if len(sessions) > 3 else "")
-        return f" · session{'s' if len(sessions) > 1 else ''} {shown}"
-
-    def _commit_count(self) -> int:
-        return sum(1 for d in self.decisions if d.commit)
-
-    def _summary(self) -> Content:
-        counts = Counter(d.action for d in self.decisions if d.commit)
-        lines = [Content.styled("Review finished", "bold"), Content("")]
-        if not counts:
-            lines.append(Content("Nothing committed."))
-        for action, n in sorted(counts.items()):
-            lines.append(Content(f"  {action}: {n}"))
-        if self.looked:
-            lines.append(Content(f"  looked at, nothing to write: {len(self.looked)}"))
-        left = len(self.left())
-        lines += [Content(""), Content(f"{left} cards skipped or left."), Content("")]
-        if self.finished:
-            lines.append(render.styled("Marked finished in git: next week's queue starts here.", "badge-fresh"))
-        else:
-            lines.append(Content("enter: mark the review finished in git (next week starts here) · escape: leave"))
-        return Content("\n").join(lines)
 
     def _queue(self) -> list[Card]:
         """The app's queue as the store is now, with the weaker pair candidates when they are shown."""
@@ -569,391 +294,6 @@ class ReviewScreen(Screen[None]):
         self.marks = {p for p in self.marks - marked if self.memory(p) is not None}  # archived ones leave the marks
         self.refusal = ""
         self.show_card()
-
-    def _busy(self) -> bool:
-        if self.pending:
-            self.notify(f"Still writing: {self.pending}", severity="warning")
-            return True
-        return False
-
-    def _pair(self) -> tuple[Card, Memory, Memory] | None:
-        card = self.current()
-        if not self.is_pair(card):
-            self.notify("This card is not a pair", severity="warning")
-            return None
-        assert card is not None
-        older, newer = self.memory(card.paths[0]), self.memory(card.paths[1])
-        if older is None or newer is None:
-            self.notify(
-                "One of these memories is gone from the store (reload with ctrl+r on the main screen)",
-                severity="warning",
-            )
-            return None
-        return card, older, newer
-
-    def _archive(self, target: Memory, successor: Memory | None, card: Card) -> None:
-        if successor is not None:
-            prefix = DUPLICATE_PREFIX if card.kind == "duplicate" else "superseded by "
-            default = f"{prefix}{successor.title}"
-        else:
-            default = {
-                "expired": "expired",
-                "stale": "stale: no longer true",
-                "archived-but-loaded": "already archived; moved out of the folder the agent loads",
-                "secret": "holds a secret; out of what the agent loads",
-                "malformed": "unreadable front matter",
-                "new": "not worth keeping",
-            }.get(card.kind, "no longer needed")
-        store, expected, succ = self.store_path, target.content_hash, successor.path if successor else None
-        action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
-
-        def done(reason: str | None) -> None:
-            if reason:
-                self._ask(
-                    "Archive",
-                    action,
-                    lambda allow: ops.archive(
-                        store,
-                        target.path,
-                        reason=reason,
-                        superseded_by=succ,
-                        expected_hash=expected,
-                        allow_secret=allow,
-                    ),
-                )
-
-        self.app.push_screen(ArchiveDialog(target.title, default), done)
-
-    def action_archive_older(self) -> None:
-        """Archive: the marked memories (one commit); on a pair the older memory, replaced by the newer;
-        elsewhere the card's memory. Asks why."""
-        card = self.current()
-        if self._busy():
-            return
-        if self.marks:
-            self._archive_marked(card)
-            return
-        if card is None:
-            return
-        if self.is_pair(card):
-            if (pair := self._pair()) is not None:
-                self._archive(pair[1], pair[2], card)
-            return
-        m = self.memory(card.paths[0]) if card.paths else None
-        if m is None:
-            self.notify(
-                "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
-            )
-            return
-        self._archive(m, None, card)
-
-    def action_archive_newer(self) -> None:
-        """Archive the newer memory of the pair instead, replaced by the older. Asks why."""
-        if self._busy():
-            return
-        if (pair := self._pair()) is not None:
-            self._archive(pair[2], pair[1], pair[0])
-
-    def action_merge(self) -> None:
-        """Merge the pair (the merge dialog opens; the newer leads)."""
-        if self._busy() or (pair := self._pair()) is None:
-            return
-        _, older, newer = pair
-        store, hashes = self.store_path, {older.path: older.content_hash, newer.path: newer.content_hash}
-        paths = [older.path, newer.path]
-
-        def done(request: MergeRequest | None) -> None:
-            if request is not None:
-                self._ask(
-                    "Merge",
-                    "merged",
-                    lambda allow: ops.merge(
-                        store,
-                        paths,
-                        into=request.into,
-                        text=request.text,
-                        reason=request.reason,
-                        expected_hashes=hashes,
-                        allow_secret=allow,
-                    ),
-                )
-
-        self.app.push_screen(MergeDialog([older, newer], newer.path), done)
-
-    def action_edit(self) -> None:
-        """Edit the memory (the newer of a pair)."""
-        card = self.current()
-        if card is None or self._busy():
-            return
-        m = self.memory(card.paths[-1]) if card.paths else None
-        if m is None or m.is_malformed:
-            self.notify("Nothing editable on this card", severity="warning")
-            return
-        store, expected = self.store_path, m.content_hash
-
-        def done(text: str | None) -> None:
-            if text is not None and text != m.text:
-                new = keep_final_newline(m.text, text)
-                self._ask(
-                    "Edit",
-                    "edited",
-                    lambda allow: ops.edit(store, m.path, new, expected_hash=expected, allow_secret=allow),
-                    typed=new,
-                    path=m.path,
-                )
-
-        self.app.push_screen(EditDialog(m.title, m.text), done)
-
-    def action_approve(self) -> None:
-        """Approve what the agent wrote, or confirm a stale memory is still true (stamps last_verified); with
-        marks, every marked memory in one commit."""
-        card = self.current()
-        if self._busy():
-            return
-        if self.marks:
-            self._verify_marked()
-            return
-        if card is None:
-            return
-        m = self.memory(card.paths[0]) if card.paths else None
-        if m is None:
-            self.notify("This memory is gone from the store; nothing to verify", severity="warning")
-            return
-        if m.is_malformed or not m.has_frontmatter:
-            self.looked.append(Decision(card, "approved", None))
-            self._advance()
-            self.notify(f"{m.path} has no front matter to stamp; approved without a commit", timeout=4)
-            self.show_card()
-            return
-        store, expected = self.store_path, m.content_hash
-        self._ask(
-            "Verify", "verified", lambda allow: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow)
-        )
-
-    def action_fix_date(self) -> None:
-        """Show the relative date and the date it meant; write it when the person agrees."""
-        card = self.current()
-        if card is None or self._busy() or card.kind != "relative-date":
-            return
-        m = self.memory(card.paths[0]) if card.paths else None
-        if m is None or card.finding is None:
-            self.notify("This memory is gone from the store", severity="warning")
-            return
-        phrase = str(card.details.get("phrase") or "")
-        suggestion = str(card.details.get("suggestion") or "")
-        context = next((line.strip() for line in m.text.splitlines() if phrase and phrase in line), "")
-        store, expected = self.store_path, m.content_hash
-
-        def done(date: dt.date | None) -> None:
-            if date is not None:
-                self._ask(
-                    "Fix date",
-                    "date fixed",
-                    lambda allow: ops.fix_date(
-                        store, m.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow
-                    ),
-                )
-
-        self.app.push_screen(FixDateDialog(m.title, phrase, context, suggestion), done)
-
-    def action_keep_both(self) -> None:
-        """Both memories stay; the pair does not come back until one of them changes."""
-        if self._busy() or (pair := self._pair()) is None:
-            return
-        card, older, newer = pair
-        store = self.store_path
-        self._ask("Keep both", "kept both", lambda allow: ops.keep_both(store, older, newer, kind=card.kind))
-
-    def action_skip(self) -> None:
-        """Leave this card for later."""
-        if self.current() is None or self._busy():
-            return
-        self._advance()
-        self.show_card()
-
-    # ------------------------------------------------------------------------------------------ marks
-
-    def _marked(self) -> list[Memory] | None:
-        """The marked memories as the store is now; None (and says which) when one is gone."""
-        marked = sorted(self.marks)
-        found = [m for p in marked if (m := self.memory(p)) is not None]
-        if len(found) != len(marked):
-            gone = sorted(set(marked) - {m.path for m in found})
-            self.notify(f"Marked but gone from the store: {', '.join(gone)} (unmarked)", severity="warning")
-            self.marks -= set(gone)
-            self.show_card()
-            return None
-        return found
-
-    def _archive_marked(self, card: Card | None) -> None:
-        """Archive every marked memory in one commit, for one reason (asked)."""
-        memories = self._marked()
-        if not memories:
-            return
-        store, paths = self.store_path, [m.path for m in memories]
-        hashes = {m.path: m.content_hash for m in memories}
-        default = {"schema": "does not follow the memory schema", "unindexed": "not in the index; not needed"}
-        reason = default.get(card.kind, "no longer needed") if card is not None else "no longer needed"
-
-        def done(reason: str | None) -> None:
-            if reason:
-                self._ask(
-                    "Archive",
-                    "archived",
-                    lambda allow: ops.archive_many(
-                        store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow
-                    ),
-                    marked=paths,
-                )
-
-        title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
-        self.app.push_screen(ArchiveDialog(title, reason), done)
-
-    def _verify_marked(self) -> None:
-        """Verify every marked memory (still true: stamps last_verified) in one commit."""
-        memories = self._marked()
-        if not memories:
-            return
-        blank = [m.path for m in memories if m.is_malformed or not m.has_frontmatter]
-        if blank:  # nothing to stamp there (memtui never adds front matter): unmarked, the rest still verified
-            self.marks -= set(blank)
-            self.notify(f"No front matter to stamp, unmarked: {', '.join(blank)}", severity="warning", timeout=6)
-            memories = [m for m in memories if m.path not in blank]
-            self.show_card()
-            if not memories:
-                return
-        store, paths = self.store_path, [m.path for m in memories]
-        hashes = {m.path: m.content_hash for m in memories}
-        self._ask(
-            "Verify",
-            "verified",
-            lambda allow: ops.verify_many(store, paths, expected_hashes=hashes, allow_secret=allow),
-            marked=paths,
-        )
-
-    def action_mark(self) -> None:
-        """Mark this card's memory for a bulk decision (and move on), or unmark it."""
-        card = self.current()
-        if card is None or self._busy() or self.is_pair(card):
-            return
-        if card.is_bulk:
-            listing = self.query_one("#bulk-list", SelectionList)
-            if listing.highlighted is not None:
-                listing.toggle(card.paths[listing.highlighted])
-            return
-        path = card.paths[0] if card.paths else ""
-        if self.memory(path) is None:
-            self.notify("No memory on this card to mark (it is gone, or the card is about MEMORY.md)")
-            return
-        if path in self.marks:
-            self.marks.discard(path)
-        else:
-            self.marks.add(path)
-            self._advance()
-        self.show_card()
-
-    def action_mark_all(self) -> None:
-        """On a list card, mark every memory it lists (or unmark them all); elsewhere, clear the marks."""
-        card = self.current()
-        if self._busy():
-            return
-        if card is not None and card.is_bulk:
-            paths = set(card.paths)
-            self.marks = self.marks - paths if paths <= self.marks else self.marks | paths
-        else:
-            self.marks.clear()
-        self.show_card()
-
-    # ------------------------------------------------------------------------------------------ steering
-
-    def _go(self, index: int) -> None:
-        self.refusal = ""
-        self.index = index
-        self.show_card()
-
-    def action_previous(self) -> None:
-        """Back to the previous card still to decide (a skipped or marked one)."""
-        if self._busy():
-            return
-        done = self.decided()
-        before = [i for i in range(min(self.index, len(self.cards)) - 1, -1, -1) if self._open(i, done)]
-        if not before:
-            self.notify("No earlier card left to decide", severity="warning")
-            return
-        self._go(before[0])
-
-    def _first_of(self, group: str) -> int | None:
-        done = self.decided()
-        ahead = [i for i, c in enumerate(self.cards) if c.group == group and c not in done]
-        return next((i for i in ahead if i >= self.index), ahead[0] if ahead else None)
-
-    def action_next_group(self) -> None:
-        """To the first card still to decide of the next group (round to the first)."""
-        if self._busy():
-            return
-        present = [g for g, _ in groups(self.left())]
-        if not present:
-            return
-        card = self.current()
-        at = present.index(card.group) + 1 if card is not None and card.group in present else 0
-        group = present[at % len(present)]
-        if self.only is not None and self.only != group:
-            self.only = None
-        index = self._first_of(group)
-        if index is not None:
-            self._go(index)
-
-    def action_group(self, number: int) -> None:
-        """To the numbered group of the bar under the header."""
-        if self._busy():
-            return
-        present = [g for g, _ in groups(self.left())]
-        if not 1 <= number <= len(present):
-            self.notify(f"No group {number}: there are {len(present)}", severity="warning")
-            return
-        group = present[number - 1]
-        if self.only is not None and self.only != group:
-            self.only = None
-        index = self._first_of(group)
-        if index is not None:
-            self._go(index)
-
-    def action_filter(self) -> None:
-        """Show one kind of card only; each press the next group, then every group again."""
-        if self._busy():
-            return
-        present = [g for g, _ in groups(self.left())]
-        if not present:
-            return
-        at = present.index(self.only) + 1 if self.only in present else 0
-        self.only = present[at] if at < len(present) else None
-        index = self._first_of(self.only) if self.only else self._next_open(0)
-        self._go(len(self.cards) if index is None else index)
-
-    def action_weaker(self) -> None:
-        """Add the weaker (held-back) pair candidates as a last group, or take the undecided ones away."""
-        if self._busy():
-            return
-        report = self.ws.report
-        weaker = held_back_cards(report) if report is not None else []
-        if not self.weaker and not weaker:
-            self.notify("No weaker pair candidates were held back", timeout=4)
-            return
-        self.weaker = not self.weaker
-        done, card = self.decided(), self.current()
-        if self.weaker:
-            self.cards += [c for c in weaker if c not in self.cards]
-            self.notify(
-                f"{len(weaker)} weaker pair candidate{'s' if len(weaker) != 1 else ''} added as the last group (w hides them)",
-                timeout=4,
-            )
-            index = self._first_of("weaker")
-            self._go(self.index if index is None else index)
-            return
-        self.cards = [c for c in self.cards if not c.weaker or c in done]
-        if self.only == "weaker":
-            self.only = None
-        self._go(self.cards.index(card) if card in self.cards else self._next_open(0))
 
     def action_undo(self) -> None:
         """Undo this review's last decision (never an older one) and show its card again."""

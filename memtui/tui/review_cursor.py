@@ -1,0 +1,128 @@
+"""The review's cursor: which card is on screen, which are decided, and which are still to decide.
+
+`ReviewCursor` is the state every part of the ReviewScreen reads (`review_show`, `review_steer`, `review_decide`
+are mixins over it); at run time it is a plain class, and `ReviewScreen` in `review.py` is the one Screen."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+from textual.screen import Screen
+
+from memtui import claude_settings
+from memtui.core.model import Memory
+from memtui.review import Card
+from memtui.tui.decisions import Operation
+from memtui.workspace import Workspace
+
+if TYPE_CHECKING:
+    _Base = Screen[None]
+else:
+    _Base = object
+
+
+@dataclass(frozen=True)
+class Decision:
+    """A decision of this review that happened: its card, what was done, and the commit (None: nothing to write)."""
+
+    card: Card | None
+    action: str
+    commit: str | None
+    pruned: tuple[Card, ...] = ()
+    """Cards this decision made moot (they come back if it is undone)."""
+    closes: bool = True
+    """The decision was about `card` itself (False: about marked memories, whatever card was on screen)."""
+
+
+PAIRS = ("contradiction", "duplicate")
+
+
+class ReviewCursor(_Base):
+    """The queue and the cursor over it; the attributes are set by `ReviewScreen.__init__`."""
+
+    ws: Workspace
+    store_path: Path
+    cards: list[Card]
+    index: int
+    decisions: list[Decision]
+    looked: list[Decision]
+    finished: bool
+    pending: str
+    refusal: str
+    sessions: dict[str, tuple[str, ...]]
+    hook: claude_settings.Status | None
+    marks: set[str]
+    only: str | None
+    weaker: bool
+
+    if TYPE_CHECKING:  # defined by the screen and its other parts
+
+        def show_card(self) -> None: ...
+
+        def _ask(
+            self,
+            label: str,
+            action: str,
+            operation: Operation,
+            *,
+            marked: Iterable[str] = (),
+            typed: str | None = None,
+            path: str | None = None,
+        ) -> None: ...
+
+    def memory(self, path: str) -> Memory | None:
+        """A live memory of the store as it is now."""
+        m = self.ws.store.get(path)
+        return m if m is not None and not m.in_archive else None
+
+    def current(self) -> Card | None:
+        """The card on screen (None at the end)."""
+        return self.cards[self.index] if 0 <= self.index < len(self.cards) else None
+
+    def is_pair(self, card: Card | None) -> bool:
+        """Whether the card shows two memories side by side."""
+        return card is not None and card.kind in PAIRS and len(card.paths) == 2
+
+    def decided(self) -> set[Card]:
+        """Cards this review has decided (committed, or looked at with nothing to write)."""
+        return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
+
+    def _open(self, i: int, done: set[Card]) -> bool:
+        card = self.cards[i]
+        return card not in done and (self.only is None or card.group == self.only)
+
+    def _next_open(self, start: int) -> int:
+        """The first card at or after `start` still to decide (within the filter); the end when none."""
+        done = self.decided()
+        return next((i for i in range(max(start, 0), len(self.cards)) if self._open(i, done)), len(self.cards))
+
+    def _advance(self) -> None:
+        self.refusal = ""
+        self.index = self._next_open(self.index + 1)
+        self._lift_spent_filter()
+
+    def _lift_spent_filter(self) -> None:
+        """A kind filter whose cards are all seen is lifted, so the end of one kind is never the end of the review."""
+        if self.index < len(self.cards) or self.only is None:
+            return
+        ended, self.only = self.only, None
+        self.index = self._next_open(0)
+        if self.index < len(self.cards):
+            self.notify(f"No more {ended} cards: every kind is shown again", timeout=4)
+
+    def left(self) -> list[Card]:
+        """The cards still to decide (skipped ones included), whatever the filter."""
+        done = self.decided()
+        return [c for c in self.cards if c not in done]
+
+    def _busy(self) -> bool:
+        if self.pending:
+            self.notify(f"Still writing: {self.pending}", severity="warning")
+            return True
+        return False
+
+    def _commit_count(self) -> int:
+        return sum(1 for d in self.decisions if d.commit)

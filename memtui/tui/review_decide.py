@@ -1,0 +1,265 @@
+"""Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
+date, keep both. Each asks the app for the decision through `ReviewScreen._ask`."""
+
+from __future__ import annotations
+
+import datetime as dt
+
+from memtui import ops
+from memtui.core.model import Memory
+from memtui.review import DUPLICATE_PREFIX, Card
+from memtui.tui.decisions import keep_final_newline
+from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, MergeDialog, MergeRequest
+from memtui.tui.review_cursor import Decision, ReviewCursor
+
+
+class ReviewDeciding(ReviewCursor):
+    """The keys that decide a card (or the marked memories)."""
+
+    def _pair(self) -> tuple[Card, Memory, Memory] | None:
+        card = self.current()
+        if not self.is_pair(card):
+            self.notify("This card is not a pair", severity="warning")
+            return None
+        assert card is not None
+        older, newer = self.memory(card.paths[0]), self.memory(card.paths[1])
+        if older is None or newer is None:
+            self.notify(
+                "One of these memories is gone from the store (reload with ctrl+r on the main screen)",
+                severity="warning",
+            )
+            return None
+        return card, older, newer
+
+    def _archive(self, target: Memory, successor: Memory | None, card: Card) -> None:
+        if successor is not None:
+            prefix = DUPLICATE_PREFIX if card.kind == "duplicate" else "superseded by "
+            default = f"{prefix}{successor.title}"
+        else:
+            default = {
+                "expired": "expired",
+                "stale": "stale: no longer true",
+                "archived-but-loaded": "already archived; moved out of the folder the agent loads",
+                "secret": "holds a secret; out of what the agent loads",
+                "malformed": "unreadable front matter",
+                "new": "not worth keeping",
+            }.get(card.kind, "no longer needed")
+        store, expected, succ = self.store_path, target.content_hash, successor.path if successor else None
+        action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
+
+        def done(reason: str | None) -> None:
+            if reason:
+                self._ask(
+                    "Archive",
+                    action,
+                    lambda allow: ops.archive(
+                        store,
+                        target.path,
+                        reason=reason,
+                        superseded_by=succ,
+                        expected_hash=expected,
+                        allow_secret=allow,
+                    ),
+                )
+
+        self.app.push_screen(ArchiveDialog(target.title, default), done)
+
+    def action_archive_older(self) -> None:
+        """Archive: the marked memories (one commit); on a pair the older memory, replaced by the newer;
+        elsewhere the card's memory. Asks why."""
+        card = self.current()
+        if self._busy():
+            return
+        if self.marks:
+            self._archive_marked(card)
+            return
+        if card is None:
+            return
+        if self.is_pair(card):
+            if (pair := self._pair()) is not None:
+                self._archive(pair[1], pair[2], card)
+            return
+        m = self.memory(card.paths[0]) if card.paths else None
+        if m is None:
+            self.notify(
+                "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
+            )
+            return
+        self._archive(m, None, card)
+
+    def action_archive_newer(self) -> None:
+        """Archive the newer memory of the pair instead, replaced by the older. Asks why."""
+        if self._busy():
+            return
+        if (pair := self._pair()) is not None:
+            self._archive(pair[2], pair[1], pair[0])
+
+    def action_merge(self) -> None:
+        """Merge the pair (the merge dialog opens; the newer leads)."""
+        if self._busy() or (pair := self._pair()) is None:
+            return
+        _, older, newer = pair
+        store, hashes = self.store_path, {older.path: older.content_hash, newer.path: newer.content_hash}
+        paths = [older.path, newer.path]
+
+        def done(request: MergeRequest | None) -> None:
+            if request is not None:
+                self._ask(
+                    "Merge",
+                    "merged",
+                    lambda allow: ops.merge(
+                        store,
+                        paths,
+                        into=request.into,
+                        text=request.text,
+                        reason=request.reason,
+                        expected_hashes=hashes,
+                        allow_secret=allow,
+                    ),
+                )
+
+        self.app.push_screen(MergeDialog([older, newer], newer.path), done)
+
+    def action_edit(self) -> None:
+        """Edit the memory (the newer of a pair)."""
+        card = self.current()
+        if card is None or self._busy():
+            return
+        m = self.memory(card.paths[-1]) if card.paths else None
+        if m is None or m.is_malformed:
+            self.notify("Nothing editable on this card", severity="warning")
+            return
+        store, expected = self.store_path, m.content_hash
+
+        def done(text: str | None) -> None:
+            if text is not None and text != m.text:
+                new = keep_final_newline(m.text, text)
+                self._ask(
+                    "Edit",
+                    "edited",
+                    lambda allow: ops.edit(store, m.path, new, expected_hash=expected, allow_secret=allow),
+                    typed=new,
+                    path=m.path,
+                )
+
+        self.app.push_screen(EditDialog(m.title, m.text), done)
+
+    def action_approve(self) -> None:
+        """Approve what the agent wrote, or confirm a stale memory is still true (stamps last_verified); with
+        marks, every marked memory in one commit."""
+        card = self.current()
+        if self._busy():
+            return
+        if self.marks:
+            self._verify_marked()
+            return
+        if card is None:
+            return
+        m = self.memory(card.paths[0]) if card.paths else None
+        if m is None:
+            self.notify("This memory is gone from the store; nothing to verify", severity="warning")
+            return
+        if m.is_malformed or not m.has_frontmatter:
+            self.looked.append(Decision(card, "approved", None))
+            self._advance()
+            self.notify(f"{m.path} has no front matter to stamp; approved without a commit", timeout=4)
+            self.show_card()
+            return
+        store, expected = self.store_path, m.content_hash
+        self._ask(
+            "Verify", "verified", lambda allow: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow)
+        )
+
+    def action_fix_date(self) -> None:
+        """Show the relative date and the date it meant; write it when the person agrees."""
+        card = self.current()
+        if card is None or self._busy() or card.kind != "relative-date":
+            return
+        m = self.memory(card.paths[0]) if card.paths else None
+        if m is None or card.finding is None:
+            self.notify("This memory is gone from the store", severity="warning")
+            return
+        phrase = str(card.details.get("phrase") or "")
+        suggestion = str(card.details.get("suggestion") or "")
+        context = next((line.strip() for line in m.text.splitlines() if phrase and phrase in line), "")
+        store, expected = self.store_path, m.content_hash
+
+        def done(date: dt.date | None) -> None:
+            if date is not None:
+                self._ask(
+                    "Fix date",
+                    "date fixed",
+                    lambda allow: ops.fix_date(
+                        store, m.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow
+                    ),
+                )
+
+        self.app.push_screen(FixDateDialog(m.title, phrase, context, suggestion), done)
+
+    def action_keep_both(self) -> None:
+        """Both memories stay; the pair does not come back until one of them changes."""
+        if self._busy() or (pair := self._pair()) is None:
+            return
+        card, older, newer = pair
+        store = self.store_path
+        self._ask("Keep both", "kept both", lambda allow: ops.keep_both(store, older, newer, kind=card.kind))
+
+    # ------------------------------------------------------------------------------------------ marks
+
+    def _marked(self) -> list[Memory] | None:
+        """The marked memories as the store is now; None (and says which) when one is gone."""
+        marked = sorted(self.marks)
+        found = [m for p in marked if (m := self.memory(p)) is not None]
+        if len(found) != len(marked):
+            gone = sorted(set(marked) - {m.path for m in found})
+            self.notify(f"Marked but gone from the store: {', '.join(gone)} (unmarked)", severity="warning")
+            self.marks -= set(gone)
+            self.show_card()
+            return None
+        return found
+
+    def _archive_marked(self, card: Card | None) -> None:
+        """Archive every marked memory in one commit, for one reason (asked)."""
+        memories = self._marked()
+        if not memories:
+            return
+        store, paths = self.store_path, [m.path for m in memories]
+        hashes = {m.path: m.content_hash for m in memories}
+        default = {"schema": "does not follow the memory schema", "unindexed": "not in the index; not needed"}
+        reason = default.get(card.kind, "no longer needed") if card is not None else "no longer needed"
+
+        def done(reason: str | None) -> None:
+            if reason:
+                self._ask(
+                    "Archive",
+                    "archived",
+                    lambda allow: ops.archive_many(
+                        store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow
+                    ),
+                    marked=paths,
+                )
+
+        title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
+        self.app.push_screen(ArchiveDialog(title, reason), done)
+
+    def _verify_marked(self) -> None:
+        """Verify every marked memory (still true: stamps last_verified) in one commit."""
+        memories = self._marked()
+        if not memories:
+            return
+        blank = [m.path for m in memories if m.is_malformed or not m.has_frontmatter]
+        if blank:  # nothing to stamp there (memtui never adds front matter): unmarked, the rest still verified
+            self.marks -= set(blank)
+            self.notify(f"No front matter to stamp, unmarked: {', '.join(blank)}", severity="warning", timeout=6)
+            memories = [m for m in memories if m.path not in blank]
+            self.show_card()
+            if not memories:
+                return
+        store, paths = self.store_path, [m.path for m in memories]
+        hashes = {m.path: m.content_hash for m in memories}
+        self._ask(
+            "Verify",
+            "verified",
+            lambda allow: ops.verify_many(store, paths, expected_hashes=hashes, allow_secret=allow),
+            marked=paths,
+        )

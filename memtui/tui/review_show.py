@@ -1,0 +1,221 @@
+"""Drawing a review card: the header and group bar, the pair side by side with its claims marked, the single
+card with its "why" line, the list card with its preview, and the summary at the end."""
+
+from __future__ import annotations
+
+from collections import Counter
+
+from textual.containers import VerticalScroll
+from textual.content import Content
+from textual.widgets import Label, SelectionList, Static
+from textual.widgets.selection_list import Selection
+
+from memtui.review import Card, finding_count
+from memtui.tui import render
+from memtui.tui.review_card import claim_row, group_bar, highlight, why
+from memtui.tui.review_cursor import ReviewCursor
+
+
+def option_values(listing: SelectionList[str]) -> list[str]:
+    """The store paths a list card's list holds, in order."""
+    return [str(listing.get_option_at_index(i).value) for i in range(listing.option_count)]
+
+
+class ReviewDrawing(ReviewCursor):
+    """What the ReviewScreen shows; `show_card` redraws it all from the cursor."""
+
+    def show_card(self) -> None:
+        """Draw the card under the index (or the summary at the end)."""
+        if not self.is_attached:
+            return  # the person left while a decision was being written; its outcome still reached the app
+        card = self.current()
+        self.refresh_bindings()
+        sides = self.query_one("#card-sides")
+        single = self.query_one("#card-single")
+        bulk = self.query_one("#card-bulk")
+        summary = self.query_one("#card-summary")
+        header = self.query_one("#card-header", Static)
+        explain = self.query_one("#card-explain", Static)
+        refusal = self.query_one("#card-refusal", Static)
+        refusal.display = bool(self.refusal or self.pending)
+        refusal.update(
+            render.styled(
+                f"{self.pending}…" if self.pending else f"Refused: {self.refusal}",
+                "badge-unknown" if self.pending else "flag-contradiction",
+            )
+        )
+        left = self.left()
+        self.query_one("#card-groups", Static).update(group_bar(left, card.group if card else None, self.only))
+        if card is None:
+            sides.display = single.display = bulk.display = False
+            summary.display = True
+            header.update(
+                Content.assemble(
+                    Content(f"Review · done · {self._commit_count()} committed · {len(self.cards)} cards"),
+                    self._state_text(),
+                )
+            )
+            explain.update("")
+            self.query_one("#summary-text", Static).update(self._summary())
+            return
+        summary.display = False
+        done = self.decided()  # what is still to decide from here on: the counts move as cards are decided
+        left = [c for c in self.cards[self.index :] if c not in done]
+        findings = finding_count(left)
+        same = [c for c in self.cards if c.group == card.group]
+        header.update(
+            Content.assemble(
+                render.styled(f"{card.group} {same.index(card) + 1} / {len(same)}", "flag-new"),
+                Content(f" · {len(left)} left ({findings} findings, {sum(c.kind == 'new' for c in left)} new writes)"),
+                self._state_text(),
+                Content(" · "),
+                self._hook_text(),
+            )
+        )
+        fresh = self.ws.freshness.get(card.paths[0]) if len(card.paths) == 1 else None
+        mtype = (m.type if (m := self.memory(card.paths[0])) else None) if len(card.paths) == 1 else None
+        rule = "" if self.is_pair(card) else why(card, fresh, mtype)
+        explain.update(
+            Content.assemble(
+                render.styled(card.kind, "flag-contradiction" if card.kind == "contradiction" else "flag-lint"),
+                Content(" · "),
+                render.plain(card.title),
+                Content("\n"),
+                render.plain(card.explanation + (self._written_by(card) if card.kind == "new" else "")),
+                Content("\nwhy: ").stylize("bold") + render.plain(rule) if rule else Content(""),
+            )
+        )
+        raw_shared = card.details.get("shared", []) if card.details else []
+        shared = [str(s) for s in raw_shared] if isinstance(raw_shared, list | tuple) else []
+        if self.is_pair(card):
+            sides.display, single.display, bulk.display = True, False, False
+            for side, path, role in (("a", card.paths[0], "older"), ("b", card.paths[1], "newer")):
+                m = self.memory(path)
+                claim = str(card.details.get(f"{role}_claim") or "")
+                raw = m.text if m else "(gone)"
+                self.query_one(f"#side-{side}-title", Label).update(render.plain(f"{role}: {path}"))
+                self.query_one(f"#side-{side}").border_title = render.clean(f"{role}: {path}")
+                self.query_one(f"#side-{side}-text", Static).update(highlight(raw, shared, claim))
+                self.call_after_refresh(self._scroll_to_claim, f"#side-{side}", raw, claim)
+        elif card.is_bulk:
+            sides.display, single.display, bulk.display = False, False, True
+            self._fill_bulk(card)
+        else:
+            sides.display, single.display, bulk.display = False, True, False
+            if card.kind == "new" and card.diff:
+                text = Content("\n").join(
+                    render.styled(
+                        line,
+                        "badge-fresh"
+                        if line.startswith("+")
+                        else "badge-expired"
+                        if line.startswith("-")
+                        else "badge-unknown",
+                    )
+                    for line in card.diff.splitlines()
+                )
+            else:
+                m = self.memory(card.paths[0]) if card.paths else None
+                text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
+            self.query_one("#single-text", Static).update(text)
+
+    def _scroll_to_claim(self, selector: str, text: str, claim: str) -> None:
+        """A long memory opens at the claim the finding quotes (a few lines above it, for context)."""
+        if not self.is_attached:
+            return
+        scroll = self.query_one(selector, VerticalScroll)
+        row = claim_row(text, claim, scroll.scrollable_content_region.width)
+        scroll.scroll_to(y=max(0, row - 2), animate=False)
+
+    def _fill_bulk(self, card: Card) -> None:
+        """The bulk card's list: one row per memory the rule flags, marked rows ticked."""
+        listing = self.query_one("#bulk-list", SelectionList)
+        if option_values(listing) != list(card.paths):
+            listing.clear_options()
+            listing.add_options([Selection(self._row(path), path, path in self.marks) for path in card.paths])
+        else:
+            ticked = set(listing.selected)
+            for path in card.paths:
+                if (path in self.marks) != (path in ticked):
+                    listing.toggle(path)
+        if listing.highlighted is None and listing.option_count:
+            listing.highlighted = 0
+        if self.focused is not listing:
+            listing.focus()
+        self._preview_bulk(listing.highlighted)
+
+    def _row(self, path: str) -> str:
+        m = self.memory(path)
+        return render.clean(f"{path}  {m.title}" if m is not None and m.title != path else path)
+
+    def _preview_bulk(self, highlighted: int | None) -> None:
+        card = self.current()
+        if card is None or not card.is_bulk:
+            return
+        at = highlighted if highlighted is not None and 0 <= highlighted < len(card.paths) else 0
+        member = card.members[at] if at < len(card.members) else None
+        m = self.memory(card.paths[at])
+        text = Content.assemble(
+            render.styled(member.message if member else card.paths[at], "flag-lint"),
+            Content("\n\n"),
+            highlight(m.text, [card.cue] if card.cue else []) if m else Content("(gone)"),
+        )
+        self.query_one("#bulk-text", Static).update(text)
+
+    def _state_text(self) -> Content:
+        """Marks, the filter and the held-back candidates, as far as they apply."""
+        parts = []
+        if self.marks:
+            parts.append(render.styled(f"{len(self.marks)} marked", "flag-secret"))
+        if self.only:
+            parts.append(Content(f"only {self.only} (k)"))
+        report = self.ws.report
+        held = len(report.held_back) if report is not None else 0
+        if held:
+            parts.append(
+                Content(f"{held} weaker pair{'s' if held != 1 else ''} {'shown' if self.weaker else 'held back (w)'}")
+            )
+        return Content.assemble(*(Content(" · ") + p for p in parts)) if parts else Content("")
+
+    def _hook_text(self) -> Content:
+        """Whether the agent's writes reach memtui as they happen (the hook), for the header."""
+        hook = self.hook
+        if hook is None:
+            return Content("hook: …")
+        if hook.error:
+            return render.styled("hook: settings unreadable", "badge-unknown")
+        if hook.installed and not (hook.hooks_disabled or hook.managed_only):
+            return render.styled("hook: installed", "badge-fresh")
+        if hook.installed:
+            return render.styled("hook: disabled", "badge-expired")
+        if hook.plugin:
+            return render.styled("hook: plugin installed", "badge-fresh")
+        return render.styled("hook: not installed", "badge-unknown")
+
+    def _written_by(self, card: Card) -> str:
+        """Which Claude Code session(s) wrote this memory since the last review, from the commit trailers."""
+        path = card.paths[0] if card.paths else ""
+        if path not in self.sessions:
+            return "" if self.hook is None else " · not yet recorded in git (session unknown)"
+        sessions = self.sessions[path]
+        if not sessions:
+            return " · recorded without a session (not by the hook)"
+        shown = ", ".join(s[:8] for s in sessions[:3]) + (f" +{len(sessions) - 3}" if len(sessions) > 3 else "")
+        return f" · session{'s' if len(sessions) > 1 else ''} {shown}"
+
+    def _summary(self) -> Content:
+        counts = Counter(d.action for d in self.decisions if d.commit)
+        lines = [Content.styled("Review finished", "bold"), Content("")]
+        if not counts:
+            lines.append(Content("Nothing committed."))
+        for action, n in sorted(counts.items()):
+            lines.append(Content(f"  {action}: {n}"))
+        if self.looked:
+            lines.append(Content(f"  looked at, nothing to write: {len(self.looked)}"))
+        left = len(self.left())
+        lines += [Content(""), Content(f"{left} cards skipped or left."), Content("")]
+        if self.finished:
+            lines.append(render.styled("Marked finished in git: next week's queue starts here.", "badge-fresh"))
+        else:
+            lines.append(Content("enter: mark the review finished in git (next week starts here) · escape: leave"))
+        return Content("\n").join(lines)

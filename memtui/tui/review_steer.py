@@ -1,0 +1,145 @@
+"""Steering the review: skip, previous card, next group, the digits, the kind filter, the weaker candidates,
+and marking memories for one bulk decision."""
+
+from __future__ import annotations
+
+from textual.widgets import SelectionList
+
+from memtui.review import held_back_cards
+from memtui.tui.review_card import groups
+from memtui.tui.review_cursor import ReviewCursor
+
+
+class ReviewSteering(ReviewCursor):
+    """The keys that move through the queue (or mark) rather than decide a card."""
+
+    def action_skip(self) -> None:
+        """Leave this card for later."""
+        if self.current() is None or self._busy():
+            return
+        self._advance()
+        self.show_card()
+
+    def action_mark(self) -> None:
+        """Mark this card's memory for a bulk decision (and move on), or unmark it."""
+        card = self.current()
+        if card is None or self._busy() or self.is_pair(card):
+            return
+        if card.is_bulk:
+            listing = self.query_one("#bulk-list", SelectionList)
+            if listing.highlighted is not None:
+                listing.toggle(card.paths[listing.highlighted])
+            return
+        path = card.paths[0] if card.paths else ""
+        if self.memory(path) is None:
+            self.notify("No memory on this card to mark (it is gone, or the card is about MEMORY.md)")
+            return
+        if path in self.marks:
+            self.marks.discard(path)
+        else:
+            self.marks.add(path)
+            self._advance()
+        self.show_card()
+
+    def action_mark_all(self) -> None:
+        """On a list card, mark every memory it lists (or unmark them all); elsewhere, clear the marks."""
+        card = self.current()
+        if self._busy():
+            return
+        if card is not None and card.is_bulk:
+            paths = set(card.paths)
+            self.marks = self.marks - paths if paths <= self.marks else self.marks | paths
+        else:
+            self.marks.clear()
+        self.show_card()
+
+    # ------------------------------------------------------------------------------------------ steering
+
+    def _go(self, index: int) -> None:
+        self.refusal = ""
+        self.index = index
+        self.show_card()
+
+    def action_previous(self) -> None:
+        """Back to the previous card still to decide (a skipped or marked one)."""
+        if self._busy():
+            return
+        done = self.decided()
+        before = [i for i in range(min(self.index, len(self.cards)) - 1, -1, -1) if self._open(i, done)]
+        if not before:
+            self.notify("No earlier card left to decide", severity="warning")
+            return
+        self._go(before[0])
+
+    def _first_of(self, group: str) -> int | None:
+        done = self.decided()
+        ahead = [i for i, c in enumerate(self.cards) if c.group == group and c not in done]
+        return next((i for i in ahead if i >= self.index), ahead[0] if ahead else None)
+
+    def action_next_group(self) -> None:
+        """To the first card still to decide of the next group (round to the first)."""
+        if self._busy():
+            return
+        present = [g for g, _ in groups(self.left())]
+        if not present:
+            return
+        card = self.current()
+        at = present.index(card.group) + 1 if card is not None and card.group in present else 0
+        group = present[at % len(present)]
+        if self.only is not None and self.only != group:
+            self.only = None
+        index = self._first_of(group)
+        if index is not None:
+            self._go(index)
+
+    def action_group(self, number: int) -> None:
+        """To the numbered group of the bar under the header."""
+        if self._busy():
+            return
+        present = [g for g, _ in groups(self.left())]
+        if not 1 <= number <= len(present):
+            self.notify(f"No group {number}: there are {len(present)}", severity="warning")
+            return
+        group = present[number - 1]
+        if self.only is not None and self.only != group:
+            self.only = None
+        index = self._first_of(group)
+        if index is not None:
+            self._go(index)
+
+    def action_filter(self) -> None:
+        """Show one kind of card only; each press the next group, then every group again."""
+        if self._busy():
+            return
+        present = [g for g, _ in groups(self.left())]
+        if not present:
+            return
+        at = present.index(self.only) + 1 if self.only in present else 0
+        self.only = present[at] if at < len(present) else None
+        index = self._first_of(self.only) if self.only else self._next_open(0)
+        self._go(len(self.cards) if index is None else index)
+
+    def action_weaker(self) -> None:
+        """Add the weaker (held-back) pair candidates as a last group, or take the undecided ones away."""
+        if self._busy():
+            return
+        report = self.ws.report
+        weaker = held_back_cards(report) if report is not None else []
+        if not self.weaker and not weaker:
+            self.notify("No weaker pair candidates were held back", timeout=4)
+            return
+        self.weaker = not self.weaker
+        done, card = self.decided(), self.current()
+        if self.weaker:
+            self.cards += [c for c in weaker if c not in self.cards]
+            self.notify(
+                f"{len(weaker)} weaker pair candidate{'s' if len(weaker) != 1 else ''} added as the last group (w hides them)",
+                timeout=4,
+            )
+            index = self._first_of("weaker")
+            self._go(self.index if index is None else index)
+            return
+        self.cards = [c for c in self.cards if not c.weaker or c in done]
+        if self.only == "weaker":
+            self.only = None
+        self._go(self.cards.index(card) if card in self.cards else self._next_open(0))
