@@ -26,6 +26,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+
 def _modules() -> tuple[str, ...]:
     """Every module of the packages that scan text (core, analysis, audit): a module split or added is covered."""
     import pkgutil
