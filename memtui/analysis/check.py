@@ -112,7 +112,8 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
     return out
 
 
-_LINK = re.compile(r"\[\[([^\]|#]+)|\]\(([^)#\s]+?)(?:\.md)?\)")
+# Link targets are bounded (a memory's name is short): an unbounded run let `](](](…` cost quadratic time.
+_LINK = re.compile(r"\[\[([^\]|#\[]{1,256})|\]\(([^)#\s\]]{1,256}?)(?:\.md)?\)")
 
 
 def _successor(memory: Memory, by_name: dict[str, str]) -> str:

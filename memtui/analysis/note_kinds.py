@@ -10,7 +10,7 @@ import re
 
 SUPERSEDED = re.compile(
     r"\b(?:HISTORICAL|SUPERSEDED|DEPRECATED|OBSOLETE|OUTDATED|NO LONGER (?:VALID|CURRENT|APPLIES))\b|"
-    r"\b(?:superseded|obsoleted) by\b|^\W*status\s*:\W*(?:superseded|deprecated|historical|obsolete)\b|"
+    r"\b(?:superseded|obsoleted) by\b|^[^\w\n]*status[^\S\n]*:[^\w\n]*(?:superseded|deprecated|historical|obsolete)\b|"
     r"已废弃|已作废|已过时|已被取代|廃止",
     re.MULTILINE,
 )
