@@ -34,13 +34,14 @@ _SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[*`(\"'0-9])|(?<=[。！？；;])"
 _LABEL = re.compile(r"^\s*\*\*[^*]{1,40}\*\*\s*[:：]?\s*")
 
 # What an explicit change statement leaves behind: "from X to", "instead of X", "replaces X", "X → Y", 从 X 改为
+# Words are bounded ({1,64}): an unbounded run made a long text without spaces (Chinese) cost quadratic time.
 _CHANGED_FROM = re.compile(
-    r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|\binstead of\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
-    r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
+    r"\bfrom\s+([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)\s+(?:to|in favou?r of)\b|\binstead of\s+([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)|"
+    r"\breplac(?:es|ed|ing)\s+(?:the\s+)?([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)|"
     r"从\s*([^，。；、\s]{1,12}?)\s*(?:改为|改成|改用|换成|换到|迁到|迁移到|切到|切换到)|"
-    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]+)|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})|"
-    r"\bstop(?:ped)? using\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)|"
-    r"([^\s,;:.]+)\s+(?:is|was|has been|got)\s+(?:retired|deprecated|decommissioned|shut down|sunset|dropped)\b|"
+    r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]{1,64})|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})|"
+    r"\bstop(?:ped)? using\s+([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)|"
+    r"([^\s,;:.]{1,64})\s+(?:is|was|has been|got)\s+(?:retired|deprecated|decommissioned|shut down|sunset|dropped)\b|"
     r"([^\s，。；、]{1,8}?)\s*(?:已|已经)?(?:停用|下线|废弃)",
     re.IGNORECASE,
 )
@@ -93,7 +94,7 @@ def changed_from(text: str) -> frozenset[str]:
 
 _MOVED_FROM = re.compile(
     r"\b(?:switch(?:ed|es|ing)?|mov(?:ed|es|ing)|migrat(?:ed|es|ing)|port(?:ed|s|ing)|chang(?:ed|es|ing))\b[^.;:]{0,40}?"
-    r"\bfrom\s+([^\s,;:.]+(?:\s+[^\s,;:.]+)?)\s+(?:to|in favou?r of)\b|"
+    r"\bfrom\s+([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)\s+(?:to|in favou?r of)\b|"
     r"从\s*([^，。；、\s]{1,12}?)\s*(?:迁到|迁移到|迁至|改为|改成|改用|换成|换到|切到|切换到)",
     re.IGNORECASE,
 )
