@@ -53,7 +53,11 @@ _EXPLICIT_WORDS = re.compile(
 )
 
 
-_IDENT = r"`?([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[a-z][a-z0-9]*(?:_[a-z0-9]+)+|[a-z]+(?:\.[a-z_]+)+)`?"
+# A setting's name, bounded in length: unbounded, `a_a_a_…` without a default after it cost quadratic time.
+_IDENT = (
+    r"`?([A-Z][A-Z0-9]{0,40}(?:_[A-Z0-9]{1,40}){1,10}|[a-z][a-z0-9]{0,40}(?:_[a-z0-9]{1,40}){1,10}"
+    r"|[a-z]{1,40}(?:\.[a-z_]{1,40}){1,10})`?"
+)
 _SETTING_VALUE = r"`?(true|false|on|off|enabled|disabled|yes|no|\d+(?:\.\d+)?[a-z%]*)`?(?![\w.])"
 _DEFAULTS = re.compile(
     # "`X` ... 默认 `false`", "X defaults to true", "默认 `X=true`", "X 默认改为 true": the default of a named setting
