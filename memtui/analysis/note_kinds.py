@@ -58,8 +58,9 @@ def says_done(title: str, description: str) -> bool:
 
 
 _RULE_NAME = re.compile(r"(?:feedback|user|reference)[\s_\-]", re.IGNORECASE)
+# Bounded runs: `\W*` and `\S+` both take `---…`, so unbounded they cost quadratic time on a long first line.
 _LOG_DESCRIBED = re.compile(
-    r"^\W*(?:\S+\s+){0,3}?(?:session|handoff|hand-off|changelog|journal|diary|retro|retrospective|worklog|devlog|"
+    r"^\W{0,20}(?:\S{1,40}\s+){0,3}?(?:session|handoff|hand-off|changelog|journal|diary|retro|retrospective|worklog|devlog|"
     r"recap|wip)(?:$|[\s_\-.:/\d])",
     re.IGNORECASE,
 )
