@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import time
 from typing import TYPE_CHECKING
 
-from textual.pilot import Pilot
+from textual.pilot import Pilot, WaitForScreenTimeout
 from textual.worker import WorkerState
 
 from memtui.tui.widgets import MemoryPane
@@ -18,17 +19,25 @@ def busy(app: MemtuiApp) -> bool:
     return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
 
 
-async def settle(app: MemtuiApp, pilot: Pilot[None], *, limit: int = 3000) -> None:
+async def settle(app: MemtuiApp, pilot: Pilot[None], *, limit: int = 3000, seconds: float = 300) -> None:
     """Wait until background work is done and has stayed done for a few frames (bounded, never a hang).
 
-    The bound is generous (a minute or more) because a loaded CI machine analyses the demo store slowly;
-    a real deadlock still ends in TimeoutError."""
+    The bounds are generous (`limit` frames, at most `seconds`) because a loaded CI machine analyses the demo
+    store slowly: Textual's own 30 s wait for a busy screen is retried within them, and a real deadlock still
+    ends in TimeoutError."""
     quiet = 0
+    deadline = time.monotonic() + seconds
     for _ in range(limit):
-        await pilot.pause(0.02)
-        quiet = quiet + 1 if not busy(app) else 0
+        try:
+            await pilot.pause(0.02)
+        except WaitForScreenTimeout:
+            quiet = 0  # the screen was still busy after Textual's 30 s: keep waiting, within our own bound
+        else:
+            quiet = quiet + 1 if not busy(app) else 0
         if quiet >= 3:
             return
+        if time.monotonic() > deadline:
+            break
     raise TimeoutError("background work never finished")
 
 
