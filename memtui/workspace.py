@@ -51,8 +51,8 @@ class Workspace:
         return out
 
     def own_repo(self) -> StoreRepo | None:
-        """A repository handle for one thread's use. GitPython keeps a `git cat-file` process per handle and
-        is not thread-safe: two threads reading through one handle can block each other for good."""
+        """A repository handle for one thread's use: each worker (queue, preview history, history screen) reads
+        git through its own, so no cache or state is shared across threads."""
         return try_open_repo(self.store.layout) if self.repo is not None else None
 
     def history(self, memory: Memory, limit: int = 20) -> list[Event]:

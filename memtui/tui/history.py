@@ -56,19 +56,7 @@ class HistoryDetail(ModalScreen[str | None]):
                 yield Static(Content.styled("The memory as it was:", "bold"))
                 yield Static(render.plain(self.before or "(not a file change)"))
                 yield Static(Content.styled("\nThe commit:", "bold"))
-                yield Static(
-                    Content("\n").join(
-                        render.styled(
-                            line,
-                            "badge-fresh"
-                            if line.startswith("+")
-                            else "badge-expired"
-                            if line.startswith("-")
-                            else "badge-unknown",
-                        )
-                        for line in self.diff.splitlines()
-                    )
-                )
+                yield Static(render.diff(self.diff))
 
     def action_close(self) -> None:
         """Back to the list."""

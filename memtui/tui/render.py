@@ -39,6 +39,15 @@ def styled(text: str, variable: str) -> Content:
     return Content.from_markup(f"[${variable}]$text[/]", text=clean(text))
 
 
+def diff(text: str) -> Content:
+    """A unified diff in theme colours: added lines fresh, removed lines expired, the rest muted."""
+
+    def colour(line: str) -> str:
+        return "badge-fresh" if line.startswith("+") else "badge-expired" if line.startswith("-") else "badge-unknown"
+
+    return Content("\n").join(styled(line, colour(line)) for line in text.splitlines())
+
+
 @lru_cache(maxsize=64)
 def badge(name: str) -> Content:
     """A freshness badge in its theme colour."""

@@ -103,17 +103,7 @@ class ReviewDrawing(ReviewCursor):
         else:
             sides.display, single.display, bulk.display = False, True, False
             if card.kind == "new" and card.diff:
-                text = Content("\n").join(
-                    render.styled(
-                        line,
-                        "badge-fresh"
-                        if line.startswith("+")
-                        else "badge-expired"
-                        if line.startswith("-")
-                        else "badge-unknown",
-                    )
-                    for line in card.diff.splitlines()
-                )
+                text = render.diff(card.diff)
             else:
                 m = self.memory(card.paths[0]) if card.paths else None
                 text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
