@@ -95,13 +95,23 @@ def agent_sessions(ws: Workspace, limit: int = 500) -> dict[str, tuple[str, ...]
     return {path: tuple(sessions) for path, sessions in out.items()}
 
 
-def open_store(path: Path, today: dt.date | None = None, policy: dict[str, int | None] | None = None) -> Workspace:
+def open_store(
+    path: Path,
+    today: dt.date | None = None,
+    policy: dict[str, int | None] | None = None,
+    *,
+    heal_first: bool = True,
+) -> Workspace:
     """Read the store and badge every memory (dates from front matter or mtime); no findings yet.
 
     `policy` is `Settings.policy()` for this store: the days until a memory of each type is stale.
     First heals the store (`ops.heal`): what an interrupted memtui decision left is finished or rolled back.
+    `heal_first=False` skips that for a re-read of a store this process already opened (after a decision,
+    or when the agent wrote): every decision heals before it acts, so doing it on each re-read is work twice.
     """
-    healed = heal(path)  # a decision a kill interrupted is finished or rolled back before anything is shown
+    healed = (
+        heal(path) if heal_first else ()
+    )  # a decision a kill interrupted is finished or rolled back before anything is shown
     today = today or dt.date.today()
     store = load_store(path)
     badges = {m.path: assess(m, today, policy=policy) for m in store.memories}

@@ -191,7 +191,7 @@ class MemtuiApp(App[None]):
     def _load(self, reason: str) -> None:
         try:
             sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
-            ws = open_store(self.store_path, self.today, self.settings.policy())
+            ws = open_store(self.store_path, self.today, self.settings.policy(), heal_first=self.ws is None)
         except Exception as exc:  # any failure reaches the screen: never a silent, endless "reading…"
             self.post_message(StoreFailed(_describe(exc)))
             return
@@ -320,7 +320,7 @@ class MemtuiApp(App[None]):
         ws, cards = None, None
         if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
-                ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy()))
+                ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy(), heal_first=False))
             except Exception as exc:
                 self.post_message(StoreFailed(_describe(exc), analysing=True))
         self.post_message(Decided(request, outcome, ws, cards, allow_secret))
