@@ -290,6 +290,24 @@ async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
         assert any("changed on disk" in n.message for n in app._notifications)
 
 
+async def test_asks_to_reload_while_a_read_runs_make_one_more_read_not_a_pile(demo: Path) -> None:
+    """An agent writing in a loop asks for many reloads: one read runs at a time and one follows it, on the
+    store as it is after the last write (a thread per ask made a burst of 25 take minutes under load)."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        before = app.reads_started
+        for i in range(12):
+            (demo / f"user_burst_{i}.md").write_text(
+                f"---\nname: user_burst_{i}\ndescription: Burst {i}\ntype: user\n---\nUser fact {i}.\n"
+            )
+            app.reload("disk")
+        await settle(app, pilot)
+        assert app.reads_started - before == 2
+        assert app.ws is not None and app.ws.analysed and not app.reading
+        assert all(app.ws.store.get(f"user_burst_{i}.md") is not None for i in range(12))
+
+
 async def test_text_from_memory_files_is_never_markup(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()

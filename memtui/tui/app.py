@@ -119,6 +119,12 @@ class MemtuiApp(App[None]):
         """The first-run screen was shown (once per run)."""
         self._quitting = False
         """Set when the app starts to quit; background threads stop early (the app waits for them)."""
+        self._reading = False
+        """A read of the store is running; a reload asked for meanwhile waits in `_read_next`."""
+        self._read_next: str | None = None
+        """The reason of the one read that follows the running one (many asks make one read, never a pile)."""
+        self.reads_started = 0
+        """How many reads of the store this run started (drivers and tests count them)."""
         self._settings_error = ""
         """Why the settings file could not be used (shown once the app runs; the defaults apply)."""
         try:
@@ -183,12 +189,38 @@ class MemtuiApp(App[None]):
 
     # ------------------------------------------------------------------------------------------ loading
 
+    @property
+    def reading(self) -> bool:
+        """Whether a read of the store is running or asked for (drivers wait for it with the workers)."""
+        return self._reading or self._read_next is not None
+
     def reload(self, reason: str = "reload") -> None:
-        """Read the store again in the background; findings follow when the analysis finishes."""
+        """Read the store again in the background; findings follow when the analysis finishes.
+
+        One read runs at a time. Asks that arrive meanwhile (an agent writing in a loop, a person pressing
+        reload) become one more read after it, so the screen ends on the store as it is now without a
+        thread per ask competing for the interpreter."""
+        if self._reading:
+            self._read_next = reason
+            return
+        self._reading = True
+        self.reads_started += 1
         self._load(reason)
+
+    def _read_done(self) -> None:
+        self._reading = False
+        reason, self._read_next = self._read_next, None
+        if reason is not None and not self._quitting:
+            self.reload(reason)
 
     @work(thread=True, exclusive=True, group="load", exit_on_error=False, description="Reading the store")
     def _load(self, reason: str) -> None:
+        try:
+            self._read_store(reason)
+        finally:
+            self.post_message(ThreadSaid(self._read_done))
+
+    def _read_store(self, reason: str) -> None:
         try:
             sig = signature(self.store_path)  # before reading: a write during the read is noticed next poll
             ws = open_store(self.store_path, self.today, self.settings.policy(), heal_first=self.ws is None)

@@ -16,7 +16,7 @@ if TYPE_CHECKING:
 
 def busy(app: MemtuiApp) -> bool:
     """Whether any worker (loading, analysis, an op, a reload) is still pending or running."""
-    return any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
+    return app.reading or any(w.state in (WorkerState.PENDING, WorkerState.RUNNING) for w in app.workers)
 
 
 async def settle(app: MemtuiApp, pilot: Pilot[None], *, limit: int = 3000, seconds: float = 300) -> None:
