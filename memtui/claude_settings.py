@@ -325,7 +325,7 @@ def describe(s: Status) -> list[str]:
 
 
 def main(action: str, env: Mapping[str, str] | None = None) -> int:
-    """`memtui hooks ACTION`: 0 on success, 2 when the settings file is refused."""
+    """`memtui hooks ACTION`: 0 on success, 1 when the settings file is refused (nothing changed)."""
     try:
         if action == "install":
             change = install(settings_path(env))
@@ -344,7 +344,7 @@ def main(action: str, env: Mapping[str, str] | None = None) -> int:
         s = status(settings_path(env), env)
         for line in describe(s):
             print(line)
-        return 2 if s.error else 0
+        return 1 if s.error else 0
     except SettingsError as exc:
         print(f"memtui: {exc}", file=sys.stderr)
-        return 2
+        return 1

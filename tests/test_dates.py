@@ -153,5 +153,5 @@ def test_the_real_fix_date_refuses_a_recurring_day(tmp_path: Path) -> None:
         timeout=60,
         env={**os.environ, "PYTHONIOENCODING": "utf-8"},
     )
-    assert out.returncode == 2 and "no relative date" in out.stderr
+    assert out.returncode == 1 and "no relative date" in out.stderr
     assert git(store.parent, "rev-parse", "HEAD") == head

@@ -29,23 +29,26 @@ def run(*args: str) -> subprocess.CompletedProcess[str]:
 
 
 @pytest.mark.parametrize(
-    ("error", "title"),
+    ("error", "title", "code"),
     [
-        (ops.OpError("x.md: no"), "Refused"),
-        (ops.ChangedOnDisk("x.md changed", "x.md", None), "Changed on disk"),
-        (ops.SecretRefused("x.md:1 (AWS key)"), "Looks like a secret"),
-        (ops.PathRefused("../x.md: outside"), "Not a memory of this store"),
-        (LockHeld("busy"), "Store busy"),
-        (NotInGit("/s is not in a git repository"), "Git"),
-        (GitFailed("a merge is in progress"), "Git"),
-        (StoreError("/s: no such folder"), "Store cannot be opened"),
-        (SettingsError(Path("/c/config.toml"), 3, "theme: expected a name"), "Invalid settings"),
-        (UsageError("--today x: expected a date"), "Usage"),
+        (ops.OpError("x.md: no"), "Refused", 1),
+        (ops.ChangedOnDisk("x.md changed", "x.md", None), "Changed on disk", 1),
+        (ops.SecretRefused("x.md:1 (AWS key)"), "Looks like a secret", 1),
+        (ops.PathRefused("../x.md: outside"), "Not a memory of this store", 1),
+        (LockHeld("busy"), "Store busy", 1),
+        (GitFailed("a merge is in progress"), "Git", 1),
+        (NotInGit("/s is not in a git repository"), "Git", 2),
+        (StoreError("/s: no such folder"), "Store cannot be opened", 2),
+        (SettingsError(Path("/c/config.toml"), 3, "theme: expected a name"), "Invalid settings", 2),
+        (UsageError("--today x: expected a date"), "Usage", 2),
     ],
 )
-def test_every_person_facing_error_is_a_memtui_error_with_a_title_and_exit_2(error: Exception, title: str) -> None:
+def test_every_person_facing_error_is_a_memtui_error_with_a_title_and_its_exit_code(
+    error: MemtuiError, title: str, code: int
+) -> None:
+    """1 when an action was refused (nothing written), 2 for usage: no store, no repository, bad settings."""
     assert isinstance(error, MemtuiError)
-    assert error.title == title and error.exit_code == 2
+    assert error.title == title and error.exit_code == code
     assert error.describe().startswith(f"{title} — ") and error.message in error.describe()
 
 
@@ -75,14 +78,14 @@ def test_cli_prints_title_for_a_store_not_in_git(tmp_path: Path) -> None:
 
 def test_cli_prints_title_for_a_refusal_naming_the_file(store: Path) -> None:
     out = run("verify", str(store), "../outside.md")
-    assert out.returncode == 2 and out.stderr.startswith("memtui: Not a memory of this store — ")
+    assert out.returncode == 1 and out.stderr.startswith("memtui: Not a memory of this store — ")
     assert "outside.md" in out.stderr
 
 
 def test_cli_prints_title_for_a_secret(store: Path) -> None:
     (store / "feedback_a.md").write_text(memory("feedback_a", body="AKIAIOSFODNN7EXAMPLE"))
     out = run("verify", str(store), "feedback_a.md")
-    assert out.returncode == 2 and out.stderr.startswith("memtui: Looks like a secret — ")
+    assert out.returncode == 1 and out.stderr.startswith("memtui: Looks like a secret — ")
     assert "feedback_a.md" in out.stderr
 
 
@@ -103,7 +106,7 @@ def test_cli_prints_title_for_a_busy_store(store: Path) -> None:
     try:
         assert holder.stdout is not None and holder.stdout.readline().strip() == "held"
         out = run("verify", str(store), "feedback_a.md")
-        assert out.returncode == 2 and out.stderr.startswith("memtui: Store busy — "), out.stderr
+        assert out.returncode == 1 and out.stderr.startswith("memtui: Store busy — "), out.stderr
         assert str(store) in out.stderr  # names the store that is busy
     finally:
         holder.kill()
@@ -119,11 +122,11 @@ def test_cli_prints_title_for_bad_usage(store: Path) -> None:
 
 def test_refusals_without_a_file_name_the_store(store: Path) -> None:
     out = run("undo", str(store))
-    assert out.returncode == 2 and out.stderr.startswith("memtui: Refused — ") and str(store) in out.stderr
+    assert out.returncode == 1 and out.stderr.startswith("memtui: Refused — ") and str(store) in out.stderr
     out = run("redo", str(store))
-    assert out.returncode == 2 and "nothing to redo" in out.stderr and str(store) in out.stderr
+    assert out.returncode == 1 and "nothing to redo" in out.stderr and str(store) in out.stderr
     out = run("archive", str(store), "feedback_a.md", "--reason", " ")
-    assert out.returncode == 2 and "feedback_a.md: a reason is required" in out.stderr
+    assert out.returncode == 1 and "feedback_a.md: a reason is required" in out.stderr
 
 
 def test_a_symlinked_index_is_refused_with_its_own_title(store: Path, tmp_path: Path) -> None:
@@ -132,5 +135,5 @@ def test_a_symlinked_index_is_refused_with_its_own_title(store: Path, tmp_path: 
     (store / "MEMORY.md").unlink()
     (store / "MEMORY.md").symlink_to(outside)
     out = run("verify", str(store), "feedback_a.md")
-    assert out.returncode == 2 and out.stderr.startswith("memtui: Symlink refused — ")
+    assert out.returncode == 1 and out.stderr.startswith("memtui: Symlink refused — ")
     assert "MEMORY.md is a symlink" in out.stderr

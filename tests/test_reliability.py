@@ -59,8 +59,9 @@ def tracked(top: Path) -> list[str]:
     return [p for p in git(top, "ls-files", "-z").split("\0") if p]
 
 
-def assert_clean_refusal(out: subprocess.CompletedProcess[str], *words: str) -> None:
-    assert out.returncode == 2, (out.returncode, out.stdout, out.stderr)
+def assert_clean_refusal(out: subprocess.CompletedProcess[str], *words: str, code: int = 1) -> None:
+    """Refused in one line naming what is wrong: exit 1 (an action refused), or `code` 2 for bad usage."""
+    assert out.returncode == code, (out.returncode, out.stdout, out.stderr)
     assert "Traceback" not in out.stderr and out.stderr.startswith("memtui: "), out.stderr
     for w in words:
         assert w in out.stderr, out.stderr
@@ -253,7 +254,7 @@ def test_f3_two_processes_never_both_hold_the_lock(tmp_path: Path) -> None:
 
 def test_f3_two_cli_actions_at_once_one_succeeds_one_refuses_in_words(tmp_path: Path) -> None:
     top, store = project(tmp_path)
-    # hold the store's lock from another process while the CLI runs: the CLI refuses in words, exit 2
+    # hold the store's lock from another process while the CLI runs: the CLI refuses in words, exit 1
     layout = detect_layout(store)
     from memtui.audit.lock import lock_path
 
@@ -558,14 +559,14 @@ def test_f11_terminal_escapes_are_not_printed_raw(tmp_path: Path) -> None:
     hist = run("history", str(store))
     assert "\x1b" not in hist.stdout and "\x07" not in hist.stdout
     bad = run("archive", str(store), "missing\x1b[31m.md", "--reason", "x")
-    assert bad.returncode == 2 and "\x1b" not in bad.stderr
+    assert bad.returncode == 1 and "\x1b" not in bad.stderr
 
 
 @pytest.mark.parametrize("into", ["", ".", "..", ".hidden", "x\ny"])
 def test_f11_bad_merge_target_names_are_refused(tmp_path: Path, into: str) -> None:
     top, store = project(tmp_path)
     out = run("merge", str(store), "feedback_rule_1.md", "feedback_rule_2.md", "--into", into)
-    assert_clean_refusal(out)
+    assert_clean_refusal(out, code=2)  # a name that cannot be a memory's is a bad argument
     assert (store / "feedback_rule_1.md").exists() and (store / "feedback_rule_2.md").exists()
 
 

@@ -39,7 +39,7 @@ from memtui.audit.trailers import (
     parse_trailers,
     unescape_path,
 )
-from memtui.core.errors import MemtuiError
+from memtui.core.errors import EXIT_REFUSED, EXIT_USAGE, MemtuiError
 from memtui.core.store import StoreLayout
 
 __all__ = [
@@ -86,13 +86,16 @@ ZERO_OID = "0" * 40
 
 
 class NotInGit(MemtuiError):
-    """The store is not inside a usable git work tree (base of every repository refusal)."""
+    """The store is not inside a usable git work tree (base of every repository refusal; exit 2)."""
 
     title = "Git"
+    exit_code = EXIT_USAGE
 
 
 class GitFailed(NotInGit):
-    """A git command failed, timed out, or the repository is in a state memtui does not act in."""
+    """A git command failed, timed out, or the repository is in a state memtui does not act in (exit 1)."""
+
+    exit_code = EXIT_REFUSED
 
 
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:

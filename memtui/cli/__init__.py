@@ -2,7 +2,7 @@
 
 `parser` holds the grammar (every argument's help and the exit codes), `commands` the subcommands. Every
 refusal is a `MemtuiError` and is printed here, in one place: `memtui: TITLE — MESSAGE` on stderr, with the
-error's exit code (2 for refusals, DESIGN §5). Nothing reaches the person as a traceback.
+error's exit code (1 for refusals, 2 for usage, DESIGN §5). Nothing reaches the person as a traceback.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ import os
 import sys
 from collections.abc import Sequence
 
-from memtui.cli.commands import EXIT_OK, EXIT_USAGE, UsageError, _safe, _store_path, _today
+from memtui.cli.commands import EXIT_OK, UsageError, _safe, _store_path, _today
 from memtui.cli.parser import COMMANDS, command_parser, tui_parser
-from memtui.core.errors import MemtuiError
+from memtui.core.errors import EXIT_USAGE, MemtuiError
 
 __all__ = ["COMMANDS", "UsageError", "main", "run_tui"]
 

@@ -16,19 +16,20 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from memtui.core.display import visible
-from memtui.core.errors import MemtuiError
+from memtui.core.errors import EXIT_USAGE, MemtuiError
 
 if TYPE_CHECKING:
     from memtui.analysis.check import Report
     from memtui.ops import OpResult
 
-EXIT_OK, EXIT_FINDINGS, EXIT_USAGE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS = 0, 1
 
 
 class UsageError(MemtuiError):
     """Bad arguments or no store to work on (exit 2)."""
 
     title = "Usage"
+    exit_code = EXIT_USAGE
 
 
 def _today(value: str | None) -> dt.date:

@@ -28,9 +28,10 @@ COMMANDS = (
 
 EXIT_CODES = """exit codes:
   0  done (for check: no finding of severity error)
-  1  check only: at least one finding of severity error
-  2  refused or failed: bad arguments, no store, not in git, store busy, changed on disk, a secret,
-     a path outside the store ... (the message names the file and what is wrong; nothing was written)"""
+  1  refused or failed: store busy, changed on disk, cannot be parsed, a secret, a symlink, a path
+     outside the store, a merge in progress ... (the message names the file and what is wrong; nothing
+     was written); for check: at least one finding of severity error
+  2  usage: bad arguments, no such store, not in a git repository, unusable settings"""
 
 STORE_HELP = "the memory folder (the one holding MEMORY.md), or a repository root holding memory/"
 ALLOW_SECRET_HELP = (

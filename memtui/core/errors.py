@@ -2,20 +2,24 @@
 
 Every refusal or failure memtui reports in words derives from `MemtuiError`: ops' refusals, a held store
 lock, a store that is not in git, a store that cannot be opened, invalid settings, bad command-line usage.
-The CLI prints them in one place (`memtui: TITLE — MESSAGE`, exit `exit_code`); the TUI shows them in one
+The CLI prints them in one place (`memtui: TITLE — MESSAGE`, exit `exit_code`: 1 when an action was refused,
+2 for usage); the TUI shows them in one
 place. Anything else reaching the top is a bug and is reported as one.
 """
 
 from __future__ import annotations
 
-EXIT_REFUSED = 2
-"""DESIGN §5: usage errors, I/O errors and refusals exit 2 (1 is `check`'s "error findings")."""
+EXIT_REFUSED = 1
+"""An action that was refused or failed, nothing written (for `check`, 1 is also "error findings")."""
+
+EXIT_USAGE = 2
+"""DESIGN §5: bad arguments, no store to work on, no usable repository, unusable settings."""
 
 
 class MemtuiError(Exception):
     """A refusal or failure told to the person: `title` (a few words) and the message (what and why, naming the file).
 
-    Subclasses set `title` (and `exit_code` when it differs); an instance may override the title.
+    Subclasses set `title` and, for usage errors, `exit_code = EXIT_USAGE`; an instance may override the title.
     """
 
     title: str = "Error"

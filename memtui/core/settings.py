@@ -28,7 +28,7 @@ from pathlib import Path
 from types import MappingProxyType
 from typing import Any
 
-from memtui.core.errors import MemtuiError
+from memtui.core.errors import EXIT_USAGE, MemtuiError
 from memtui.core.freshness import POLICY_DAYS
 from memtui.core.model import MEMORY_TYPES
 
@@ -41,6 +41,7 @@ class SettingsError(MemtuiError):
     """The settings file cannot be used: names the file, the line when known, and what is wrong."""
 
     title = "Invalid settings"
+    exit_code = EXIT_USAGE
 
     def __init__(self, path: Path, line: int | None, problem: str) -> None:
         where = f"{path}:{line}" if line else str(path)

@@ -9,7 +9,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from memtui.core.errors import MemtuiError
+from memtui.core.errors import EXIT_USAGE, MemtuiError
 from memtui.core.index import parse_index
 from memtui.core.model import Index, Memory
 from memtui.core.reading import read_memory
@@ -28,6 +28,7 @@ class StoreError(MemtuiError):
     """A store that cannot be opened; the message names the folder and the reason."""
 
     title = "Store cannot be opened"
+    exit_code = EXIT_USAGE
 
 
 @dataclass(frozen=True)
