@@ -308,6 +308,23 @@ async def test_asks_to_reload_while_a_read_runs_make_one_more_read_not_a_pile(de
         assert all(app.ws.store.get(f"user_burst_{i}.md") is not None for i in range(12))
 
 
+async def test_a_re_read_of_an_unchanged_store_redraws_no_pane(demo: Path) -> None:
+    """The watcher and reloads re-read often; a pane whose rows are the same is not cleared and refilled."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        panes = {p.group: p for p in app.query(MemoryPane)}
+        fills = {g: getattr(p, "_generation", 0) for g, p in panes.items()}
+        app.reload("manual")
+        await settle(app, pilot)
+        assert {g: getattr(p, "_generation", 0) for g, p in panes.items()} == fills
+        (demo / "user_new_hobby.md").write_text("---\nname: user_new_hobby\ndescription: Climbs\ntype: user\n---\nX\n")
+        app.reload("manual")
+        await settle(app, pilot)
+        assert panes["user"]._generation > fills["user"] and panes["user"].row_count == 6
+        assert panes["feedback"]._generation == fills["feedback"]
+
+
 async def test_text_from_memory_files_is_never_markup(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()

@@ -228,17 +228,23 @@ class MemtuiApp(App[None]):
             self.post_message(StoreFailed(_describe(exc)))
             return
         self._signature = sig
-        shown = threading.Event()
-        self.post_message(StoreLoaded(ws, reason, shown))
-        # let the panes paint before the analysis takes the interpreter: the first screen comes first
-        for _ in range(40):
-            if shown.wait(0.05) or self._quitting:
-                break
+        # A re-read keeps the findings on screen until the new ones are ready: painting the store without them
+        # first would blank every flag and draw it again on each agent write.
+        findings_shown = self.ws is not None and self.ws.analysed
+        if not findings_shown:
+            shown = threading.Event()
+            self.post_message(StoreLoaded(ws, reason, shown))
+            # let the panes paint before the analysis takes the interpreter: the first screen comes first
+            for _ in range(40):
+                if shown.wait(0.05) or self._quitting:
+                    break
         if self._quitting:
             return  # quitting: the app waits for this thread, so it must not start the analysis
         try:
             analysed, cards = _analyse(ws)
         except Exception as exc:  # the panes stay usable; the header says what failed and what to do
+            if findings_shown:
+                self.post_message(StoreLoaded(ws, reason))
             self.post_message(StoreFailed(_describe(exc), analysing=True))
             return
         self.post_message(StoreLoaded(analysed, reason + "-analysed", cards=cards))

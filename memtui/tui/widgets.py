@@ -72,6 +72,9 @@ class MemoryPane(DataTable[Content]):
         """Columns for the description (0: a narrow terminal, where the row is badge, flags and name only)."""
         self.name_width = NAME_WIDTH
         """Columns for the name when the description shows."""
+        self._shown: object = None
+        """What the last fill drew (keys, text and styles of every cell, the total), to skip a fill that
+        would draw the same (a re-read of an unchanged store repaints nothing)."""
 
     def on_mount(self) -> None:
         self._add_columns()
@@ -93,6 +96,7 @@ class MemoryPane(DataTable[Content]):
             return False
         self.name_width, self.description_width = name, description
         self.clear(columns=True)
+        self._shown = None
         self._add_columns()
         return True
 
@@ -105,7 +109,11 @@ class MemoryPane(DataTable[Content]):
     """Rows added before the first paint; the rest follow right after, so big stores show at once."""
 
     def fill(self, rows: list[tuple[str, tuple[Content, ...]]], total: int, keep: str | None) -> None:
-        """Replace the rows, keeping the cursor on `keep` when it is still there."""
+        """Replace the rows, keeping the cursor on `keep` when it is still there (nothing, when they are the same)."""
+        shown = (total, [(key, [(c.plain, tuple(c.spans)) for c in cells]) for key, cells in rows])
+        if shown == self._shown:
+            return
+        self._shown = shown
         self.clear()
         self._generation = getattr(self, "_generation", 0) + 1
         for key, cells in rows[: self.FIRST_ROWS]:
