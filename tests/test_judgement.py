@@ -118,6 +118,42 @@ def test_an_explicit_change_away_from_the_other_memorys_subject_is_a_shown_contr
     assert report.held_back == ()
 
 
+PIN_DIGEST = (
+    "Every Dockerfile pins its base image by sha256 digest, never a floating tag like latest.\n\n"
+    "**Why:** a silent upstream rebuild of python:3.12-slim broke the March release with a new glibc.\n\n"
+    "**How to apply:** Renovate bumps the digests weekly."
+)
+SAME_BYTES = (
+    "Reference the exact immutable image content in FROM lines so two builds a month apart get the same bytes.\n\n"
+    "**Why:** {why}"
+)
+
+
+def test_two_short_memories_giving_the_same_reason_are_a_shown_duplicate() -> None:
+    a = prepare("a.md", "feedback_pin_base_images", "Pin Docker base images by digest", PIN_DIGEST, "2026-01-01")
+    reason = "the March release broke when upstream quietly rebuilt the python slim image with a new glibc."
+    b = prepare(
+        "b.md",
+        "feedback_reproducible_builds",
+        "Container builds must be reproducible",
+        SAME_BYTES.format(why=reason),
+        "2026-02-01",
+    )
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is not None and rel.kind == "duplicate" and not rel.held_back
+    assert "glibc" in rel.older_claim and "glibc" in rel.newer_claim
+    # the same wording with a reason of its own stays a weaker candidate
+    c = prepare(
+        "c.md",
+        "feedback_reproducible_builds",
+        "Container builds must be reproducible",
+        SAME_BYTES.format(why="auditors compare the bytes we ship against the bytes we built."),
+        "2026-02-01",
+    )
+    other = classify(a, c, Weights([a, c]))
+    assert other is None or other.held_back
+
+
 def test_change_statements_name_what_they_move_away_from() -> None:
     assert changed_from("Front end switched from npm to bun") == {"npm"}
     assert changed_from("install with bun, no longer npm.") == {"npm"}

@@ -69,6 +69,8 @@ class Evidence:
     """One of them is written in Korean or Japanese."""
     linked: bool = False
     """One links to the other: its author keeps them apart on purpose, so they are not duplicates."""
+    same_reason: float = 0.0
+    """How much the reasons (**Why:**) two short memories give overlap (0 for long ones)."""
 
 
 def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Evidence:
@@ -146,7 +148,23 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         short=bool(short),
         ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
         linked=a.links_to(b) or b.links_to(a),
+        same_reason=_same_reason(a, b, weights) if short else 0.0,
     )
+
+
+def _same_reason(a: MemoryText, b: MemoryText, weights: Weights) -> float:
+    """Weighted overlap of the reasons two memories give (their **Why:** parts): two memories stating one rule
+    in other words still give the same reason for it, where a neighbouring rule of the same domain, or the rule
+    that replaced it, gives its own. Across languages only English words and the dictionary's English senses
+    can meet, so only they are counted."""
+    ra, rb = a.reason, b.reason
+    if a.cjk != b.cjk:
+        ra, rb = frozenset(t for t in ra if t.isascii()), frozenset(t for t in rb if t.isascii())
+    shared = ra & rb
+    if not shared:
+        return 0.0
+    ws = sum(weights.idf(t) for t in shared)
+    return min(1.0, ws / min(weights.total(ra), weights.total(rb)))
 
 
 _LIFTED = re.compile(r"\b(?:again|now|anymore|any more|lifted|no longer)\b|又|恢复|现在|不再")

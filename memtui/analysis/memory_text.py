@@ -62,6 +62,11 @@ class MemoryText:
         return split_claims(self.description, self.body)
 
     @cached_property
+    def reason(self) -> frozenset[str]:
+        """Tokens of the reason it gives (its **Why:** part), empty when it gives none."""
+        return frozenset(t for t in tx.tokens(tx.sections(self.body)[1]) if len(t) > 1)
+
+    @cached_property
     def superseded(self) -> str:
         """The marker when the memory says it is historical or superseded ("SUPERSEDED by ..."), else ""."""
         return is_superseded(self.title, self.description, self.body)
