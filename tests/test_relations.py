@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memtui.analysis.relations import MemoryText, Relation, Weights, candidate_pairs, classify, find_relations, prepare
-from memtui.analysis.text import stem, tokens
+from memtui.analysis.text import stem, token_set, tokens
 
 
 def judge(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
@@ -108,6 +108,22 @@ def test_chinese_is_split_into_dictionary_words_with_their_english_senses() -> N
     assert "集成" in toks and "测试" in toks and "数据库" in toks and "mock" in toks
     assert "database" in toks and "test" in toks
     assert stem("names") == "name" and stem("boxes") == "box" and stem("testing") == "test"
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never mock the database in integration tests; the tests hit a real Postgres.",
+        "**Why:** the *staging* run failed `twice` — see [the doc](https://example.com/x) and [[other-note]].",
+        "集成测试不要 mock 数据库",
+        "ＦＵＬＬ-width ＡＰＩ keys and the and the of",
+        "first-seen words zqxj_unmet qwv.vzk twice: zqxj_unmet",
+        "",
+    ],
+)
+def test_the_token_set_is_the_set_of_the_tokens(text: str) -> None:
+    first = token_set(text)  # words not met yet take the learning path, met ones the fast one
+    assert first == frozenset(tokens(text)) == token_set(text)
 
 
 def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
