@@ -138,6 +138,31 @@ def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
     ]
 
 
+def test_big_stores_count_pairs_sharing_one_token_to_the_same_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from memtui.analysis import pairs
+
+    rng = random.Random(5)
+    words = [f"w{n}x" for n in range(600)]
+    docs = [
+        prepare(
+            f"m{i}.md",
+            f"m{i}",
+            " ".join(rng.choices(words, k=rng.choice((2, 3, 12)))),
+            " ".join(rng.choices(words, k=rng.choice((0, 1, 20)))),
+        )
+        for i in range(400)
+    ]  # short memories and long ones: some light enough for one shared token to pair them, some heavy
+    weights = Weights(docs)
+    monkeypatch.setattr(pairs, "COUNTED_FROM", 10**9)
+    summed = candidate_pairs(docs, weights)
+    monkeypatch.setattr(pairs, "COUNTED_FROM", 0)
+    assert candidate_pairs(docs, weights) == summed
+    shared = [len(docs[i].tokens & docs[j].tokens) for i, j in summed]
+    assert shared.count(1) > 10 and len(shared) - shared.count(1) > 100  # pairs sharing one token, and more
+
+
 def test_a_negated_pole_agrees_with_its_opposite_and_a_shared_prohibition_is_not_a_reversal() -> None:
     a = prepare(
         "a.md",
