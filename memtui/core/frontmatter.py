@@ -152,9 +152,10 @@ def _plain_mapping(node: yaml.Node, depth: int = 0) -> dict[str, Any] | None:
 _NOT_PLAIN = r"\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff"
 _NOT_FIRST = _NOT_PLAIN + r" \-?:,\[\]{}#&*!|>'\"%@`"
 _SIMPLE_ENTRY = re.compile(
-    # `key: value` on one line at the left margin; the value a plain scalar without `: ` or ` #` (which would
-    # end it), trailing blanks not part of it
-    rf"([A-Za-z_][A-Za-z0-9_-]{{0,63}}): +([^{_NOT_FIRST}](?:[^:#{_NOT_PLAIN}]|:(?=[^ {_NOT_PLAIN}])|(?<! )#)*?) *\n"
+    # `key: value` on one line at the left margin, the value stopping at `: ` (which would end a plain scalar).
+    # Its other checks (no ` #`, no final `:`, trailing blanks not part of it) are string tests in
+    # `_simple_mapping`: written into the pattern, a lazy value before ` *\n` made a run of blanks quadratic.
+    rf"([A-Za-z_][A-Za-z0-9_-]{{0,63}}): +([^{_NOT_FIRST}](?:[^:{_NOT_PLAIN}]|:(?! ))*)\n"
 )
 
 
@@ -173,6 +174,9 @@ def _simple_mapping(block: str) -> dict[str, str] | None:
         if entry is None:
             return None
         key, value = entry.group(1, 2)
+        value = value.rstrip(" ")
+        if ": " in value or " #" in value or value.endswith(":"):
+            return None
         if _plain_tag(key) != _STR or _plain_tag(value) != _STR:
             return None
         out[key] = value
