@@ -107,6 +107,7 @@ UNITS = (
     ("---\n", " "),
     ("<!--", "-"),
     ("- [", "\\]"),  # (prefix, unit): anchored patterns
+    ("k: a", " "),  # a front matter value ending in a long run of blanks
 )
 
 

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 import pytest
 import yaml
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from memtui.core import frontmatter as fm
 
@@ -124,3 +126,72 @@ def test_the_plain_mapping_shortcut_builds_what_the_constructor_builds() -> None
     block = fm.split_block(text)[0]
     assert block is not None
     assert fm.parse(text).data == yaml.load(block, Loader=fm._Loader)  # noqa: S506 - a safe loader
+
+
+# Pieces of `key: value` lines: mostly words, and the tricky ones — YAML indicators, `: ` and ` #` inside a value,
+# values YAML reads as booleans, numbers, null or dates, blanks, tabs, line breaks YAML knows (NEL, LS, PS), a byte
+# order mark, control characters and non-ASCII text.
+_WORDS = st.sampled_from(["a", "Never", "b c", "x:y", "a#b", "é", "数据库", "🙂", "\u00a0", "...", "-x", "1 2", " "])
+_TRICKY = st.sampled_from(
+    [": ", ":", "#", " #", "-", "- ", "?", "'", '"', "&", "*", "!", "|", ">", "%", "@", "`", ",", "[", "]", "{", "}"]
+    + ["=", "<<", "~", "true", "no", "null", "12", "0x1f", "1.5", ".inf", "2026-01-10", "  ", "\t", "\r", "\x85"]
+    + ["\u2028", "\ufeff", "\x07", "\x7f", "---"]
+)
+_KEYS = st.one_of(
+    st.sampled_from(["name", "description", "type", "last-verified", "_x", "k1"]),
+    st.sampled_from(["yes", "Null", "1k", "<<", " name", "-k"]),
+)
+_LINES = st.tuples(
+    _KEYS,
+    st.sampled_from([": ", ": ", ":  ", ":", ": \t"]),
+    st.lists(st.one_of(*[_WORDS] * 9, _TRICKY), max_size=6),
+).map(lambda t: t[0] + t[1] + "".join(t[2]))
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None)
+@given(st.lists(_LINES, min_size=1, max_size=4), st.sampled_from(["\n", "\n", "\n", ""]))
+def test_the_line_reading_of_simple_front_matter_gives_what_yaml_gives(lines: list[str], last: str) -> None:
+    block = "\n".join(lines) + last
+    simple = fm._simple_mapping(block)
+    if simple is not None:
+        assert simple == fm._load_yaml(block)
+        assert all(type(v) is str for v in simple.values())
+
+
+@settings(max_examples=1500, deadline=None, derandomize=True, database=None)
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["name", "description", "type", "k"]),
+            st.text(
+                alphabet="abcdefghijklmnopqrstuvwxyzNTY0123456789    ::#-.,'\"!&*%@`|>?~=[]{}é数🙂\xa0\u3000\t",
+                max_size=12,
+            ),
+        ),
+        min_size=1,
+        max_size=3,
+    )
+)
+def test_plain_values_of_any_characters_read_as_yaml_reads_them(entries: list[tuple[str, str]]) -> None:
+    block = "".join(f"{key}: {value}\n" for key, value in entries)
+    simple = fm._simple_mapping(block)
+    if simple is not None:
+        assert simple == fm._load_yaml(block)
+
+
+@pytest.mark.parametrize(
+    ("block", "read"),
+    [
+        ("name: n\ndescription: Real DB:yes, in tests#1 — é  \ntype: feedback\n", True),
+        ("name: n\nname: last\n", True),
+        ("name: n\ntype: true\n", False),  # a boolean: YAML decides
+        ("name: n\ndescription: a: b\n", False),  # not valid YAML: the quoting retry decides
+        ("name: n\ndescription: a #comment\n", False),
+        ("name: n\n\ntype: user\n", False),
+        ("name: n\nmetadata:\n  type: user\n", False),
+    ],
+)
+def test_only_plain_string_lines_take_the_line_reading(block: str, read: bool) -> None:
+    assert (fm._simple_mapping(block) is not None) is read
+    if read:
+        assert fm._simple_mapping(block) == yaml.load(block, Loader=fm._Loader)  # noqa: S506 - a safe loader

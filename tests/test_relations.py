@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 
 from memtui.analysis.relations import MemoryText, Relation, Weights, candidate_pairs, classify, find_relations, prepare
-from memtui.analysis.text import stem, tokens
+from memtui.analysis.text import stem, token_set, tokens
 
 
 def judge(a: MemoryText, b: MemoryText, weights: Weights) -> Relation | None:
@@ -110,6 +110,22 @@ def test_chinese_is_split_into_dictionary_words_with_their_english_senses() -> N
     assert stem("names") == "name" and stem("boxes") == "box" and stem("testing") == "test"
 
 
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Never mock the database in integration tests; the tests hit a real Postgres.",
+        "**Why:** the *staging* run failed `twice` — see [the doc](https://example.com/x) and [[other-note]].",
+        "集成测试不要 mock 数据库",
+        "ＦＵＬＬ-width ＡＰＩ keys and the and the of",
+        "first-seen words zqxj_unmet qwv.vzk twice: zqxj_unmet",
+        "",
+    ],
+)
+def test_the_token_set_is_the_set_of_the_tokens(text: str) -> None:
+    first = token_set(text)  # words not met yet take the learning path, met ones the fast one
+    assert first == frozenset(tokens(text)) == token_set(text)
+
+
 def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
     docs = [prepare(f"m{i}.md", f"m{i}", f"topic{i} alpha{i}", f"Body about topic{i} and beta{i}.") for i in range(200)]
     docs.append(prepare("x.md", "x", "topic7 alpha7 again", "Body about topic7 and beta7 restated."))
@@ -120,6 +136,31 @@ def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
     assert [(r.older, r.newer) for r in rels] == [("m7.md", "x.md")] or [(r.newer, r.older) for r in rels] == [
         ("m7.md", "x.md")
     ]
+
+
+def test_big_stores_count_pairs_sharing_one_token_to_the_same_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
+    import random
+
+    from memtui.analysis import pairs
+
+    rng = random.Random(5)
+    words = [f"w{n}x" for n in range(600)]
+    docs = [
+        prepare(
+            f"m{i}.md",
+            f"m{i}",
+            " ".join(rng.choices(words, k=rng.choice((2, 3, 12)))),
+            " ".join(rng.choices(words, k=rng.choice((0, 1, 20)))),
+        )
+        for i in range(400)
+    ]  # short memories and long ones: some light enough for one shared token to pair them, some heavy
+    weights = Weights(docs)
+    monkeypatch.setattr(pairs, "COUNTED_FROM", 10**9)
+    summed = candidate_pairs(docs, weights)
+    monkeypatch.setattr(pairs, "COUNTED_FROM", 0)
+    assert candidate_pairs(docs, weights) == summed
+    shared = [len(docs[i].tokens & docs[j].tokens) for i, j in summed]
+    assert shared.count(1) > 10 and len(shared) - shared.count(1) > 100  # pairs sharing one token, and more
 
 
 def test_a_negated_pole_agrees_with_its_opposite_and_a_shared_prohibition_is_not_a_reversal() -> None:

@@ -92,9 +92,11 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
                 held_back=rel.held_back,
             )
         )
-    by_name = {key: m.path for m in memories for key in (m.stem.lower(), (m.name or "").lower()) if key}
+    by_name: dict[str, str] | None = None  # built when a memory says it is superseded: nearly never
     for m, d in zip(memories, docs, strict=True):
         if d.superseded:
+            if by_name is None:
+                by_name = {k: o.path for o in memories for k in (o.stem.lower(), (o.name or "").lower()) if k}
             successor = _successor(m, by_name)
             paths = (d.key, successor) if successor else (d.key,)
             replaced = f" by {successor}" if successor else ""

@@ -89,7 +89,7 @@ class MemoryText:
     def name_tokens(self) -> frozenset[str]:
         """Tokens of its name, without the type prefix (`project_incident_redis_maxclients` → incident, redi...)."""
         words = _TYPE_PREFIX.sub("", _NAME_SEPARATORS.sub(" ", self.title).strip())
-        return frozenset(tx.tokens(words))
+        return tx.token_set(words)
 
     @cached_property
     def folded(self) -> str:
@@ -150,9 +150,9 @@ def prepare(key: str, title: str, description: str, body: str, date: str = "") -
     # share a word with everything, so only the opening of each part takes part in the comparison.
     rule, how = _opening(rule, RULE_CHARS), _opening(how, 300)
     name_words = _TYPE_PREFIX.sub("", _NAME_SEPARATORS.sub(" ", title).strip())
-    described = tx.tokens(description)
-    subject = frozenset(tx.tokens(name_words)).union(described)
-    main = frozenset(tx.tokens(rule)).union(described)
+    described = tx.token_set(description)
+    subject = tx.token_set(name_words) | described
+    main = tx.token_set(rule) | described
     return MemoryText(
         key=key,
         title=title,

@@ -13,7 +13,7 @@ import math
 from collections import Counter, defaultdict
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from itertools import combinations
+from itertools import chain, combinations, compress, repeat
 
 from rapidfuzz import fuzz
 
@@ -115,25 +115,57 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     usable = {t: ids for t, ids in postings.items() if 2 <= len(ids) <= limit and len(t) >= 2}
     idf = weights.idf_table()
     totals = [sum(map(idf.__getitem__, d.tokens)) or 1.0 for d in docs]  # every token of the store has a weight
-    # shared weight of every pair that shares a usable token, one pass over the postings
-    shared: dict[tuple[int, int], float] = defaultdict(float)
-    for t, ids in usable.items():
-        w = idf[t]
-        for pair in combinations(ids, 2):  # ids ascend, so each pair is (smaller, larger)
-            shared[pair] += w
-    # keep pairs strong enough to score, then each memory's strongest partners
     partners: dict[int, list[tuple[float, int]]] = defaultdict(list)
-    for (i, j), w in shared.items():
+    for (i, j), w in _strong_pairs(docs, usable, idf, totals):
         ratio = w / min(totals[i], totals[j])
-        if ratio >= CANDIDATE_MIN:
-            partners[i].append((ratio, j))
-            partners[j].append((ratio, i))
+        partners[i].append((ratio, j))
+        partners[j].append((ratio, i))
     pairs: set[tuple[int, int]] = set()
     for i, found in partners.items():
         best = heapq.nlargest(PARTNERS_PER_MEMORY, found) if len(found) > PARTNERS_PER_MEMORY else found
         for _, j in best:
             pairs.add((i, j) if i < j else (j, i))
     return pairs
+
+
+COUNTED_FROM = 1000
+"""From this many memories, pairs sharing one token are too many to sum one by one (`_strong_pairs`)."""
+
+
+def _strong_pairs(
+    docs: Sequence[MemoryText], usable: dict[str, list[int]], idf: dict[str, float], totals: list[float]
+) -> list[tuple[tuple[int, int], float]]:
+    """Pairs sharing usable tokens whose shared weight over the smaller memory's reaches `CANDIDATE_MIN`, with
+    that weight: each summed in the order `usable` lists the tokens, as one pass over the postings does.
+
+    A big store holds hundreds of thousands of such pairs, nearly all sharing one token: there they are counted
+    in C, and a pair sharing one token is looked at only when one of its memories is light enough for that
+    token alone to reach the bar; only pairs sharing more are summed.
+    """
+    strong: list[tuple[tuple[int, int], float]] = []
+    if len(docs) < COUNTED_FROM:
+        shared: dict[tuple[int, int], float] = defaultdict(float)
+        for t, ids in usable.items():
+            w = idf[t]
+            for pair in combinations(ids, 2):  # ids ascend, so each pair is (smaller, larger)
+                shared[pair] += w
+        return [(pair, w) for pair, w in shared.items() if w / min(totals[pair[0]], totals[pair[1]]) >= CANDIDATE_MIN]
+    counts = Counter(chain.from_iterable(map(combinations, usable.values(), repeat(2))))
+    for t, ids in usable.items():
+        w = idf[t]
+        light = w / CANDIDATE_MIN * (1 + 1e-9)  # a margin for rounding: the bar itself is applied below
+        if any(totals[i] <= light for i in ids):
+            for i, j in combinations(ids, 2):
+                if counts[i, j] == 1 and w / min(totals[i], totals[j]) >= CANDIDATE_MIN:
+                    strong.append(((i, j), w))
+    rank = {t: r for r, t in enumerate(usable)}
+    for i, j in compress(counts.keys(), map((1).__lt__, counts.values())):
+        w = 0.0
+        for t in sorted((t for t in docs[i].tokens & docs[j].tokens if t in rank), key=rank.__getitem__):
+            w += idf[t]
+        if w / min(totals[i], totals[j]) >= CANDIDATE_MIN:
+            strong.append(((i, j), w))
+    return strong
 
 
 @dataclass(frozen=True)

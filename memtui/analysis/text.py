@@ -178,14 +178,22 @@ def _word_token(word: str) -> str | None:
 
 def tokens(text: str) -> list[str]:
     """Normalised tokens of a text: stemmed English words, numbers, identifiers, CJK bigrams and concepts."""
-    folded = strip_markdown(fold(text))
+    return _folded_tokens(strip_markdown(fold(text)))
+
+
+def _folded_tokens(folded: str) -> list[str]:
     out: list[str] = []
     if not folded.isascii():
         for run in _CJK.findall(folded):
             out.extend(cjk_tokens(run))
         folded = _CJK.sub(" ", folded)
+    _word_tokens(_WORD.findall(folded), out)
+    return out
+
+
+def _word_tokens(words: list[str], out: list[str]) -> list[str]:
     known = _TOKEN_OF
-    for word in _WORD.findall(folded):
+    for word in words:
         token = known.get(word, _UNKNOWN)
         if token is _UNKNOWN:
             token = _word_token(word)
@@ -194,6 +202,20 @@ def tokens(text: str) -> list[str]:
         if token is not None:
             out.append(token)
     return out
+
+
+def token_set(text: str) -> frozenset[str]:
+    """`frozenset(tokens(text))`, faster: once every word has been met, one lookup per word, all in C."""
+    folded = strip_markdown(fold(text))
+    if not folded.isascii():
+        return frozenset(_folded_tokens(folded))
+    words = _WORD.findall(folded)
+    try:
+        found: set[str | None] = set(map(_TOKEN_OF.__getitem__, words))
+    except KeyError:  # a word not met yet: the loop learns it
+        return frozenset(_word_tokens(words, []))
+    found.discard(None)  # stop words
+    return frozenset(found)  # type: ignore[arg-type]  # None is gone
 
 
 _UNKNOWN = ""
@@ -210,7 +232,7 @@ def is_ko_ja(text: str) -> bool:
 
 def has_cjk(text: str) -> bool:
     """Whether a text holds Chinese, Japanese or Korean characters."""
-    return bool(_CJK.search(text))
+    return not text.isascii() and bool(_CJK.search(text))
 
 
 class Corpus:

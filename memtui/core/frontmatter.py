@@ -39,18 +39,23 @@ class _Loader(_BASE_LOADER):  # type: ignore[misc, valid-type]
     def resolve(self, kind: Any, value: Any, implicit: Any) -> Any:
         """PyYAML's resolution of a plain scalar, without its per-call list building, short values remembered."""
         if kind is ScalarNode and implicit[0]:
-            known = _RESOLVED.get(value)
-            if known is not None:
-                return known
-            resolved = _STR
-            for tag, regexp in _IMPLICIT.get(value[:1], ()):
-                if regexp.match(value):
-                    resolved = tag
-                    break
-            if len(value) <= 40 and len(_RESOLVED) < 50_000:  # keys and short values repeat across files
-                _RESOLVED[value] = resolved
-            return resolved
+            return _plain_tag(value)
         return super().resolve(kind, value, implicit)
+
+
+def _plain_tag(value: str) -> str:
+    """The tag the loader resolves a plain scalar to (`_Loader.resolve`)."""
+    known = _RESOLVED.get(value)
+    if known is not None:
+        return known
+    resolved = _STR
+    for tag, regexp in _IMPLICIT.get(value[:1], ()):
+        if regexp.match(value):
+            resolved = tag
+            break
+    if len(value) <= 40 and len(_RESOLVED) < 50_000:  # keys and short values repeat across files
+        _RESOLVED[value] = resolved
+    return resolved
 
 
 _Loader.yaml_implicit_resolvers = {
@@ -142,8 +147,53 @@ def _plain_mapping(node: yaml.Node, depth: int = 0) -> dict[str, Any] | None:
     return out
 
 
+# Characters that are never part of a one-line plain scalar: controls, line breaks (NEL, LS, PS), the byte order
+# mark, surrogates and non-characters; and those a plain scalar cannot start with (YAML's indicators, a blank).
+_NOT_PLAIN = r"\x00-\x1f\x7f-\x9f\u2028\u2029\ufeff\ud800-\udfff\ufffe\uffff"
+_NOT_FIRST = _NOT_PLAIN + r" \-?:,\[\]{}#&*!|>'\"%@`"
+_SIMPLE_ENTRY = re.compile(
+    # `key: value` on one line at the left margin, the value stopping at `: ` (which would end a plain scalar).
+    # Its other checks (no ` #`, no final `:`, trailing blanks not part of it) are string tests in
+    # `_simple_mapping`: written into the pattern, a lazy value before ` *\n` made a run of blanks quadratic.
+    rf"([A-Za-z_][A-Za-z0-9_-]{{0,63}}): +([^{_NOT_FIRST}](?:[^:{_NOT_PLAIN}]|:(?! ))*)\n"
+)
+
+
+def _simple_mapping(block: str) -> dict[str, str] | None:
+    """The mapping of a block made only of `key: value` lines with plain string values, else None.
+
+    Nearly every memory's front matter is such a block, and reading it by its lines gives exactly what YAML
+    gives (the same strings, the last of a duplicated key) at a fraction of the cost; a key or value YAML would
+    read as anything but a string (`true`, `12`, `null`, `=`) sends the block to YAML.
+    """
+    out: dict[str, str] = {}
+    pos, end = 0, len(block)
+    match = _SIMPLE_ENTRY.match
+    while pos < end:
+        entry = match(block, pos)
+        if entry is None:
+            return None
+        key, value = entry.group(1, 2)
+        value = value.rstrip(" ")
+        if ": " in value or " #" in value or value.endswith(":"):
+            return None
+        if _plain_tag(key) != _STR or _plain_tag(value) != _STR:
+            return None
+        out[key] = value
+        pos = entry.end()
+    return out or None
+
+
 def _load(block: str) -> Any:
     """YAML-load one front matter block, refusing alias expansion past the budget before constructing."""
+    simple = _simple_mapping(block)
+    if simple is not None:
+        return simple
+    return _load_yaml(block)
+
+
+def _load_yaml(block: str) -> Any:
+    """The YAML parse of a block (what `_load` gives for any block), alias-bomb bound included."""
     loader = _LOADER(block)
     try:
         node = loader.get_single_node()
