@@ -600,8 +600,8 @@ AGENT_COMMIT_KILLER = textwrap.dedent("""
 @pytest.mark.parametrize(
     ("kill_in", "landed"),
     [
-        ("_install_index", True),  # HEAD moved to the agent-write commit; the prepared index linked as index.lock
-        ("_commit_tree", False),  # the index prepared; HEAD not moved
+        ("_install_index", True),  # HEAD moved to the agent-write commit; the prepared index not yet renamed
+        ("_commit_tree", False),  # the prepared index written into git's index.lock; HEAD not moved
     ],
 )
 def test_f7_a_kill_around_the_commit_never_leaves_the_index_behind(tmp_path: Path, kill_in: str, landed: bool) -> None:
@@ -612,7 +612,7 @@ def test_f7_a_kill_around_the_commit_never_leaves_the_index_behind(tmp_path: Pat
     )
     assert proc.returncode == -signal.SIGKILL, proc.stderr
     assert ("record agent writes" in git(top, "log", "-1", "--format=%s")) == landed
-    assert (top / ".git" / "index.lock").exists() == landed  # memtui's own lock, named in its sync file
+    assert (top / ".git" / "index.lock").exists()  # memtui's own lock, named in its sync file
     out = run("verify", str(store), "feedback_rule_3.md")
     assert out.returncode == 0, out.stderr
     assert not (top / ".git" / "index.lock").exists()

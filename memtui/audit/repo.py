@@ -435,46 +435,69 @@ class StoreRepo:
                     pass
         if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
             return None
-        # The user's index with these paths as the commit has them is prepared before HEAD moves and put in place
-        # right after, git's way (linked as `index.lock`, renamed over the index): a kill between HEAD and the
-        # index finds a window of a few system calls, not of a git process. The sync file, written first, lets
-        # the next start finish the refresh and release a lock it names as memtui's.
+        # The user's index with these paths as the commit has them becomes git's own `index.lock` before HEAD
+        # moves and is renamed over the index right after: a kill between the two leaves a window of one
+        # rename, not of a git process. The lock is made by linking a finished file, whose identity the sync
+        # file records first, so a start after any kill knows the lock as memtui's, releases it and finishes.
         index, lock = self.git_dir / "index", self.git_dir / "index.lock"
-        before = _identity(index)
-        prepared = self.git_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         paths = b"".join(os.fsencode(p) + b"\0" for p in files)
         try:
+            for _ in range(3):  # an editor's `git status` may rewrite the index meanwhile: prepare it again
+                if self._lock_prepared_index(index, lock, bytes(info), pending, paths):
+                    break
+            else:
+                raise GitFailed(
+                    f"git's index kept changing while memtui prepared its commit ({index}); nothing was changed"
+                )
+        except BaseException:
+            pending.unlink(missing_ok=True)
+            raise
+        try:
+            sha = self._commit_tree(tree, head, message)
+        except BaseException:
+            lock.unlink(missing_ok=True)
+            if self.head() == head:  # the commit did not land: the index stays as it was
+                pending.unlink(missing_ok=True)
+            else:
+                pending.write_bytes(paths)  # landed after all: the next start refreshes these paths
+            raise
+        try:
+            self._install_index(lock, index)
+            pending.unlink()
+        except OSError as exc:  # the commit landed; only git's view of the index lags behind
+            lock.unlink(missing_ok=True)
+            try:
+                self.sync_index(list(files))
+                pending.unlink()
+            except GitFailed:
+                self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+        return sha
+
+    def _lock_prepared_index(self, index: Path, lock: Path, info: bytes, pending: Path, paths: bytes) -> bool:
+        """Take git's `index.lock` holding the user's index with `info` applied, its identity recorded in
+        `pending` first; False (and no lock) when the index changed while it was prepared."""
+        before = _identity(index)
+        prepared = self.git_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        try:
             with open(prepared, "wb") as out:
-                out.write(self._index_with(index, bytes(info)))
+                out.write(self._index_with(index, info))
                 out.flush()
                 os.fsync(out.fileno())
             pending.write_bytes(f"lock {_identity(prepared)}\0".encode() + paths)
             try:
-                sha = self._commit_tree(tree, head, message)
-            except BaseException:
-                if self.head() == head:  # the commit did not land: nothing to refresh later
-                    pending.unlink(missing_ok=True)
-                raise
-            linked = False
-            try:
-                if _identity(index) != before:  # someone wrote the index meanwhile: refresh only these paths
-                    raise FileExistsError(index)
                 os.link(prepared, lock)
-                linked = True
-                self._install_index(lock, index)
-                pending.unlink()
-            except OSError as exc:  # the commit landed; git's view of the index is refreshed the slow way
-                if linked:
-                    lock.unlink(missing_ok=True)
-                try:
-                    self.sync_index(list(files))
-                    pending.unlink()
-                except GitFailed:
-                    self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+            except FileExistsError:
+                raise GitFailed(
+                    f"git's index is locked ({lock}): another git command is running, or one was killed. "
+                    "If no git is running, remove that file and try again; nothing was changed"
+                ) from None
         finally:
             prepared.unlink(missing_ok=True)
-        return sha
+        if _identity(index) != before:  # someone wrote the index meanwhile: never put an older one over it
+            lock.unlink(missing_ok=True)
+            return False
+        return True
 
     def _index_with(self, index: Path, info: bytes) -> bytes:
         """The bytes of the user's index with the entries `info` (update-index `--index-info`) applied."""
