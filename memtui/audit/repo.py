@@ -30,7 +30,6 @@ from pathlib import Path
 
 from memtui.analysis.check import FileDates
 from memtui.audit.history import DATES_FORMAT, HISTORY_FORMAT, Event, dates_from_log, events_from_log
-from memtui.audit.lock import pid_alive
 from memtui.audit.trailers import (
     PATH_TRAILERS,
     TRAILER_PREFIX,
@@ -435,102 +434,21 @@ class StoreRepo:
                     pass
         if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
             return None
-        # The user's index with these paths as the commit has them becomes git's own `index.lock` before HEAD
-        # moves and is renamed over the index right after: a kill between the two leaves a window of one
-        # rename, not of a git process. The lock is made by linking a finished file, whose identity the sync
-        # file records first, so a start after any kill knows the lock as memtui's, releases it and finishes.
-        index, lock = self.git_dir / "index", self.git_dir / "index.lock"
+        # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
         pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        paths = b"".join(os.fsencode(p) + b"\0" for p in files)
-        try:
-            for _ in range(3):  # an editor's `git status` may rewrite the index meanwhile: prepare it again
-                if self._lock_prepared_index(index, lock, bytes(info), pending, paths):
-                    break
-            else:
-                raise GitFailed(
-                    f"git's index kept changing while memtui prepared its commit ({index}); nothing was changed"
-                )
-        except BaseException:
-            pending.unlink(missing_ok=True)
-            raise
+        pending.write_bytes(b"".join(os.fsencode(p) + b"\0" for p in files))
         try:
             sha = self._commit_tree(tree, head, message)
         except BaseException:
-            lock.unlink(missing_ok=True)
-            if self.head() == head:  # the commit did not land: the index stays as it was
+            if self.head() == head:  # the commit did not land: nothing to refresh later
                 pending.unlink(missing_ok=True)
-            else:
-                pending.write_bytes(paths)  # landed after all: the next start refreshes these paths
             raise
         try:
-            self._install_index(lock, index)
+            self.sync_index(list(files))
             pending.unlink()
-        except OSError as exc:  # the commit landed; only git's view of the index lags behind
-            lock.unlink(missing_ok=True)
-            try:
-                self.sync_index(list(files))
-                pending.unlink()
-            except GitFailed:
-                self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+        except GitFailed as exc:  # the commit landed; only git's view of the index lags behind
+            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
         return sha
-
-    def _lock_prepared_index(self, index: Path, lock: Path, info: bytes, pending: Path, paths: bytes) -> bool:
-        """Take git's `index.lock` holding the user's index with `info` applied, its identity recorded in
-        `pending` first; False (and no lock) when the index changed while it was prepared."""
-        before = _identity(index)
-        prepared = self.git_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        try:
-            with open(prepared, "wb") as out:
-                out.write(self._index_with(index, info))
-                out.flush()
-                os.fsync(out.fileno())
-            pending.write_bytes(f"lock {_identity(prepared)}\0".encode() + paths)
-            try:
-                os.link(prepared, lock)
-            except FileExistsError:
-                raise GitFailed(
-                    f"git's index is locked ({lock}): another git command is running, or one was killed. "
-                    "If no git is running, remove that file and try again; nothing was changed"
-                ) from None
-        finally:
-            prepared.unlink(missing_ok=True)
-        if _identity(index) != before:  # someone wrote the index meanwhile: never put an older one over it
-            lock.unlink(missing_ok=True)
-            return False
-        return True
-
-    def _index_with(self, index: Path, info: bytes) -> bytes:
-        """The bytes of the user's index with the entries `info` (update-index `--index-info`) applied."""
-        copy = self.git_dir / f"memtui-index-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        try:
-            if index.exists():
-                copy.write_bytes(index.read_bytes())
-            self.git("update-index", "-z", "--index-info", input=info, env={"GIT_INDEX_FILE": str(copy)})
-            return copy.read_bytes()
-        finally:
-            for leftover in (copy, copy.with_name(copy.name + ".lock")):
-                leftover.unlink(missing_ok=True)
-
-    def _install_index(self, lock: Path, index: Path) -> None:
-        """Put the prepared index in place (git's own way: rename the lock over the index)."""
-        os.replace(lock, index)
-
-    def release_own_index_lock(self) -> bool:
-        """Remove an `index.lock` a killed memtui left between moving HEAD and renaming it (its sync file names
-        the lock by inode, size and time); True when one was removed. Another program's lock is never touched."""
-        lock = self.git_dir / "index.lock"
-        for pending in self.git_dir.glob("memtui-sync-*"):
-            parts = pending.name.split("-")
-            if len(parts) < 3 or not parts[2].isdigit() or pid_alive(int(parts[2])):
-                continue
-            try:
-                head = pending.read_bytes().split(b"\0", 1)[0].decode("ascii", "replace").split()
-            except OSError:
-                continue
-            if head[:1] == ["lock"] and " ".join(head[1:]) == _identity(lock):
-                lock.unlink(missing_ok=True)
-                return True
-        return False
 
     def finish_interrupted_syncs(self) -> int:
         """Refresh the index for commits a killed memtui made but could not sync; returns how many."""
@@ -540,7 +458,7 @@ class StoreRepo:
             if len(parts) >= 3 and parts[2].isdigit() and int(parts[2]) == os.getpid():
                 continue
             try:
-                paths = [os.fsdecode(p) for p in pending.read_bytes().split(b"\0") if p and not p.startswith(b"lock ")]
+                paths = [os.fsdecode(p) for p in pending.read_bytes().split(b"\0") if p]
                 self.sync_index(paths)
                 pending.unlink()
                 done += 1
@@ -695,12 +613,3 @@ def try_open_repo(layout: StoreLayout) -> StoreRepo | None:
         return open_repo(layout)
     except NotInGit:
         return None
-
-
-def _identity(path: Path) -> str:
-    """A file's identity for telling it apart from another put in its place: inode, size, modification time."""
-    try:
-        st = path.stat()
-    except OSError:
-        return "none"
-    return f"{st.st_ino} {st.st_size} {st.st_mtime_ns}"

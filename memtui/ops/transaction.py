@@ -343,7 +343,6 @@ def decision(
             held.enter_context(store_lock(lock))
         except LockHeld as exc:
             raise LockHeld(f"{layout.root}: {exc}") from None  # name the store that is busy
-        repo.release_own_index_lock()
         repo.refuse_unsafe_state()
         txn = Txn(
             layout=layout,
@@ -382,7 +381,6 @@ def heal(store: Path) -> tuple[str, ...]:
         return ()
     try:
         with store_lock(lock):
-            repo.release_own_index_lock()
             repo.refuse_unsafe_state()
             txn = Txn(layout=layout, repo=repo, today=dt.date.today(), allow_secret=False, journal=journal)
             recover(txn)
