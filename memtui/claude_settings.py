@@ -22,6 +22,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from memtui.core.errors import EXIT_REFUSED
 from memtui.core.locate import config_home
 
 MARKER = "memtui: checking memory"
@@ -344,7 +345,7 @@ def main(action: str, env: Mapping[str, str] | None = None) -> int:
         s = status(settings_path(env), env)
         for line in describe(s):
             print(line)
-        return 1 if s.error else 0
+        return EXIT_REFUSED if s.error else 0
     except SettingsError as exc:
         print(f"memtui: {exc}", file=sys.stderr)
-        return 1
+        return EXIT_REFUSED

@@ -109,9 +109,8 @@ def open_store(
     `heal_first=False` skips that for a re-read of a store this process already opened (after a decision,
     or when the agent wrote): every decision heals before it acts, so doing it on each re-read is work twice.
     """
-    healed = (
-        heal(path) if heal_first else ()
-    )  # a decision a kill interrupted is finished or rolled back before anything is shown
+    # a decision a kill interrupted is finished or rolled back before anything is shown
+    healed = heal(path) if heal_first else ()
     today = today or dt.date.today()
     store = load_store(path)
     badges = {m.path: assess(m, today, policy=policy) for m in store.memories}

@@ -71,11 +71,11 @@ pairs-dev and pairs-dev2, with add-one smoothing (16/17)."""
 SAME_REASON_MIN = 0.3
 """Weighted overlap of the reasons (**Why:**) two short memories give from which they state one rule."""
 SAME_REASON_RIGHT = 0.88
-"""Share of the training pairs giving the same reason (`_same_reason`) whose label is right: 50 of 56 on
+"""Share of the training pairs giving the same reason (`_gives_same_reason`) whose label is right: 50 of 56 on
 pairs-dev and pairs-dev2, with add-one smoothing (51/58)."""
 
 
-def _same_reason(ev: Evidence) -> bool:
+def _gives_same_reason(ev: Evidence) -> bool:
     """Two short memories give the same reason for what they say, and neither grants leave from the other's
     rule: the same rule twice in other words, or a rule and the one that replaced it for the same reason."""
     return ev.short and not ev.features[FEATURES.index("exception")] and ev.same_reason >= SAME_REASON_MIN
@@ -207,7 +207,7 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
         # an explicit change statement is rare and the model, fitted mostly on pairs without one, would let
         # the rest of the evidence drown it; how often it was right on the training pairs is its probability
         kind, p = "contradiction", max(probs["contradiction"], STATED_CHANGE_RIGHT)
-    elif _same_reason(ev) and p < SAME_REASON_RIGHT:
+    elif _gives_same_reason(ev) and p < SAME_REASON_RIGHT:
         p = SAME_REASON_RIGHT
     if p < HOLD_MIN:
         return None

@@ -175,7 +175,7 @@ def _simple_mapping(block: str) -> dict[str, str] | None:
             return None
         key, value = entry.group(1, 2)
         value = value.rstrip(" ")
-        if ": " in value or " #" in value or value.endswith(":"):
+        if " #" in value or value.endswith(":"):  # the pattern already stops a value at `: `
             return None
         if _plain_tag(key) != _STR or _plain_tag(value) != _STR:
             return None
