@@ -33,8 +33,8 @@ def git(cwd: Path, *args: str, env: dict[str, str] | None = None) -> str:
     return out.stdout
 
 
-def init_repo(top: Path, *, identity: bool = True) -> Path:
-    """A real git repository with one commit of everything in `top`."""
+def init_repo(top: Path, *, identity: bool = True, when: dt.date | None = None) -> Path:
+    """A real git repository with one commit of everything in `top` (made on the day `when`, if given)."""
     git(top, "init", "-q", "-b", "main")
     if identity:
         git(top, "config", "user.name", "Test Person")
@@ -51,8 +51,17 @@ def init_repo(top: Path, *, identity: bool = True) -> Path:
         "-m",
         "initial",
         "--allow-empty",
+        env=_dated(when),
     )
     return top
+
+
+def _dated(when: dt.date | None) -> dict[str, str] | None:
+    """Environment that makes git date a commit at noon UTC on `when`."""
+    if when is None:
+        return None
+    stamp = f"{when.isoformat()}T12:00:00+00:00"
+    return {"GIT_AUTHOR_DATE": stamp, "GIT_COMMITTER_DATE": stamp}
 
 
 def memory(name: str, mtype: str | None = "feedback", body: str = "", description: str = "", **extra: str) -> str:

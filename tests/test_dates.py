@@ -74,7 +74,7 @@ def test_ranges_get_a_range_never_a_one_day_date(text: str, span: tuple[str, str
 def _store(tmp_path: Path, files: dict[str, str]) -> Path:
     top = tmp_path / "app"
     write_files(top / "memory", files)
-    init_repo(top)
+    init_repo(top, when=WRITTEN)  # the day the memories were written, whatever day the test runs
     return top / "memory"
 
 

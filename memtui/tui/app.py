@@ -354,7 +354,7 @@ class MemtuiApp(App[None]):
 
     @work(thread=True, exclusive=False, group="ops", exit_on_error=False, description="Writing")
     def _run_decision(self, request: Decide, allow_secret: bool) -> None:
-        outcome = run(request.label, request.operation, allow_secret=allow_secret)
+        outcome = run(request.label, request.operation, allow_secret=allow_secret, today=self.today)
         ws, cards = None, None
         if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
@@ -407,7 +407,9 @@ class MemtuiApp(App[None]):
             self.post_message(
                 Decide(
                     request.label,
-                    lambda allow: ops.edit(store, path, text, expected_hash=expected, allow_secret=allow),
+                    lambda allow, today: ops.edit(
+                        store, path, text, expected_hash=expected, allow_secret=allow, today=today
+                    ),
                     request.on_outcome,
                     typed=text,
                     path=path,
@@ -474,7 +476,7 @@ class MemtuiApp(App[None]):
     def action_init_store(self) -> None:
         """Put a store that is not in git under git."""
         store = self.store_path
-        self.post_message(Decide("Init", lambda allow: ops.init(store)))
+        self.post_message(Decide("Init", lambda allow, today: ops.init(store)))
 
 
 def _analyse(ws: Workspace) -> tuple[Workspace, list[Card]]:

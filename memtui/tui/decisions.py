@@ -22,8 +22,9 @@ from memtui.core.store import detect_layout
 from memtui.review import undone_commits
 
 Status = Literal["committed", "unchanged", "refused", "failed"]
-Operation = Callable[[bool], ops.OpResult]
-"""An operation to run; its argument is `allow_secret` (True only after the person confirmed)."""
+Operation = Callable[[bool, dt.date | None], ops.OpResult]
+"""An operation to run; its arguments are `allow_secret` (True only after the person confirmed) and the day a
+stamp or commit says (None: the real today, read when the operation runs)."""
 
 
 @dataclass(frozen=True)
@@ -54,10 +55,10 @@ class Outcome:
         return self.status in ("committed", "unchanged")
 
 
-def run(label: str, operation: Operation, *, allow_secret: bool = False) -> Outcome:
+def run(label: str, operation: Operation, *, allow_secret: bool = False, today: dt.date | None = None) -> Outcome:
     """Run an operation and say what came of it; never raises."""
     try:
-        result = operation(allow_secret)
+        result = operation(allow_secret, today)
     except ops.ChangedOnDisk as exc:
         return Outcome(
             label, "refused", exc.message, changed_path=exc.path, current_text=exc.current_text, title=exc.title

@@ -257,7 +257,7 @@ class HistoryScreen(Screen[None]):
             self.notify("Only an archived or merged-away memory can be restored", severity="warning")
             return
         store = cast(Host, self.app).store_path
-        self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
+        self._decide("Restore", lambda allow, today: ops.restore_many(store, names, allow_secret=allow, today=today))
 
     def _under_cursor(self) -> Event | None:
         table = self.query_one(DataTable)
@@ -284,7 +284,9 @@ class HistoryScreen(Screen[None]):
             names = sorted({name for e in marked for name in archived_to(e)})
             store = cast(Host, self.app).store_path
             self.marked.clear()
-            self._decide("Restore", lambda allow: ops.restore_many(store, names, allow_secret=allow))
+            self._decide(
+                "Restore", lambda allow, today: ops.restore_many(store, names, allow_secret=allow, today=today)
+            )
             return
         event = self._under_cursor()
         if event is not None:
@@ -293,7 +295,7 @@ class HistoryScreen(Screen[None]):
     def action_redo(self) -> None:
         """Apply again what the last undo reverted."""
         store = cast(Host, self.app).store_path
-        self._decide("Redo", lambda allow: ops.redo(store))
+        self._decide("Redo", lambda allow, today: ops.redo(store, today=today))
 
     @on(WorkspaceChanged)
     def _store_changed(self, message: WorkspaceChanged) -> None:

@@ -433,8 +433,8 @@ class MainScreen(Screen[None]):
                 if text:
                     self.decide(
                         "Archive",
-                        lambda allow: ops.archive_many(
-                            store, list(hashes), reason=text, expected_hashes=hashes, allow_secret=allow
+                        lambda allow, today: ops.archive_many(
+                            store, list(hashes), reason=text, expected_hashes=hashes, allow_secret=allow, today=today
                         ),
                         self._unmark_when_committed,
                     )
@@ -454,8 +454,14 @@ class MainScreen(Screen[None]):
                 succ = successor if successor and text == reason else None
                 self.decide(
                     "Archive",
-                    lambda allow: ops.archive(
-                        store, memory.path, reason=text, superseded_by=succ, expected_hash=expected, allow_secret=allow
+                    lambda allow, today: ops.archive(
+                        store,
+                        memory.path,
+                        reason=text,
+                        superseded_by=succ,
+                        expected_hash=expected,
+                        allow_secret=allow,
+                        today=today,
                     ),
                 )
 
@@ -509,7 +515,7 @@ class MainScreen(Screen[None]):
             self.marked.clear()
             self.decide(
                 "Merge",
-                lambda allow: ops.merge(
+                lambda allow, today: ops.merge(
                     store,
                     [m.path for m in memories],
                     into=request.into,
@@ -517,6 +523,7 @@ class MainScreen(Screen[None]):
                     reason=request.reason,
                     expected_hashes=hashes,
                     allow_secret=allow,
+                    today=today,
                 ),
                 on_outcome,
             )
@@ -537,7 +544,9 @@ class MainScreen(Screen[None]):
                 new = keep_final_newline(memory.text, text)
                 self.decide(
                     "Edit",
-                    lambda allow: ops.edit(store, memory.path, new, expected_hash=expected, allow_secret=allow),
+                    lambda allow, today: ops.edit(
+                        store, memory.path, new, expected_hash=expected, allow_secret=allow, today=today
+                    ),
                     typed=new,
                     path=memory.path,
                 )
@@ -569,7 +578,9 @@ class MainScreen(Screen[None]):
         store = self.host.store_path
         self.decide(
             "Edit",
-            lambda allow: ops.edit(store, memory.path, text, expected_hash=expected, allow_secret=allow),
+            lambda allow, today: ops.edit(
+                store, memory.path, text, expected_hash=expected, allow_secret=allow, today=today
+            ),
             typed=text,
             path=memory.path,
         )
@@ -588,7 +599,9 @@ class MainScreen(Screen[None]):
             store = self.host.store_path
             self.decide(
                 "Verify",
-                lambda allow: ops.verify_many(store, list(hashes), expected_hashes=hashes, allow_secret=allow),
+                lambda allow, today: ops.verify_many(
+                    store, list(hashes), expected_hashes=hashes, allow_secret=allow, today=today
+                ),
                 self._unmark_when_committed,
             )
             return
@@ -598,7 +611,9 @@ class MainScreen(Screen[None]):
             store = self.host.store_path
             self.decide(
                 "Verify",
-                lambda allow: ops.verify(store, memory.path, expected_hash=expected, allow_secret=allow),
+                lambda allow, today: ops.verify(
+                    store, memory.path, expected_hash=expected, allow_secret=allow, today=today
+                ),
             )
 
     def action_fix_date(self) -> None:
@@ -631,8 +646,14 @@ class MainScreen(Screen[None]):
                 return
             self.decide(
                 "Fix date",
-                lambda allow: ops.fix_date(
-                    store, memory.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow
+                lambda allow, today: ops.fix_date(
+                    store,
+                    memory.path,
+                    phrase=phrase or None,
+                    date=date,
+                    expected_hash=expected,
+                    allow_secret=allow,
+                    today=today,
                 ),
                 on_outcome,
             )
@@ -642,12 +663,12 @@ class MainScreen(Screen[None]):
     def action_undo(self) -> None:
         """Undo the last memtui decision."""
         store = self.host.store_path
-        self.decide("Undo", lambda allow: ops.undo(store))
+        self.decide("Undo", lambda allow, today: ops.undo(store, today=today))
 
     def action_redo(self) -> None:
         """Apply again the decision the last undo reverted."""
         store = self.host.store_path
-        self.decide("Redo", lambda allow: ops.redo(store))
+        self.decide("Redo", lambda allow, today: ops.redo(store, today=today))
 
     def action_reload(self) -> None:
         """Read the store from disk again."""

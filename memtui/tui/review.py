@@ -330,7 +330,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
 
         self.pending = "Undo"
         self.show_card()
-        self.app.post_message(Decide("Undo", lambda allow: undo_own(store, commit), undone))
+        self.app.post_message(Decide("Undo", lambda allow, today: undo_own(store, commit, today=today), undone))
 
     def action_finish(self) -> None:
         """At the end: mark the review finished in git."""
@@ -351,7 +351,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
 
         self.pending = "Marking the review finished"
         self.show_card()
-        self.app.post_message(Decide("Review", lambda allow: ops.finish_review(store, summary), done))
+        self.app.post_message(
+            Decide("Review", lambda allow, today: ops.finish_review(store, summary, today=today), done)
+        )
 
     def action_help(self) -> None:
         """This screen's keys."""

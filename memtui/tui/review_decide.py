@@ -52,13 +52,14 @@ class ReviewDeciding(ReviewCursor):
                 self._ask(
                     "Archive",
                     action,
-                    lambda allow: ops.archive(
+                    lambda allow, today: ops.archive(
                         store,
                         target.path,
                         reason=reason,
                         superseded_by=succ,
                         expected_hash=expected,
                         allow_secret=allow,
+                        today=today,
                     ),
                 )
 
@@ -107,7 +108,7 @@ class ReviewDeciding(ReviewCursor):
                 self._ask(
                     "Merge",
                     "merged",
-                    lambda allow: ops.merge(
+                    lambda allow, today: ops.merge(
                         store,
                         paths,
                         into=request.into,
@@ -115,6 +116,7 @@ class ReviewDeciding(ReviewCursor):
                         reason=request.reason,
                         expected_hashes=hashes,
                         allow_secret=allow,
+                        today=today,
                     ),
                 )
 
@@ -137,7 +139,9 @@ class ReviewDeciding(ReviewCursor):
                 self._ask(
                     "Edit",
                     "edited",
-                    lambda allow: ops.edit(store, m.path, new, expected_hash=expected, allow_secret=allow),
+                    lambda allow, today: ops.edit(
+                        store, m.path, new, expected_hash=expected, allow_secret=allow, today=today
+                    ),
                     typed=new,
                     path=m.path,
                 )
@@ -167,7 +171,9 @@ class ReviewDeciding(ReviewCursor):
             return
         store, expected = self.store_path, m.content_hash
         self._ask(
-            "Verify", "verified", lambda allow: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow)
+            "Verify",
+            "verified",
+            lambda allow, today: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow, today=today),
         )
 
     def action_fix_date(self) -> None:
@@ -189,8 +195,14 @@ class ReviewDeciding(ReviewCursor):
                 self._ask(
                     "Fix date",
                     "date fixed",
-                    lambda allow: ops.fix_date(
-                        store, m.path, phrase=phrase or None, date=date, expected_hash=expected, allow_secret=allow
+                    lambda allow, today: ops.fix_date(
+                        store,
+                        m.path,
+                        phrase=phrase or None,
+                        date=date,
+                        expected_hash=expected,
+                        allow_secret=allow,
+                        today=today,
                     ),
                 )
 
@@ -202,7 +214,11 @@ class ReviewDeciding(ReviewCursor):
             return
         card, older, newer = pair
         store = self.store_path
-        self._ask("Keep both", "kept both", lambda allow: ops.keep_both(store, older, newer, kind=card.kind))
+        self._ask(
+            "Keep both",
+            "kept both",
+            lambda allow, today: ops.keep_both(store, older, newer, kind=card.kind, today=today),
+        )
 
     # ------------------------------------------------------------------------------------------ marks
 
@@ -233,8 +249,8 @@ class ReviewDeciding(ReviewCursor):
                 self._ask(
                     "Archive",
                     "archived",
-                    lambda allow: ops.archive_many(
-                        store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow
+                    lambda allow, today: ops.archive_many(
+                        store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow, today=today
                     ),
                     marked=paths,
                 )
@@ -260,6 +276,6 @@ class ReviewDeciding(ReviewCursor):
         self._ask(
             "Verify",
             "verified",
-            lambda allow: ops.verify_many(store, paths, expected_hashes=hashes, allow_secret=allow),
+            lambda allow, today: ops.verify_many(store, paths, expected_hashes=hashes, allow_secret=allow, today=today),
             marked=paths,
         )
