@@ -22,6 +22,7 @@ from memtui import ops
 from memtui.audit.lock import LockHeld, store_lock
 from memtui.audit.repo import open_repo, parse_trailers
 from memtui.core.store import detect_layout
+from memtui.ops.paths import atomic_write
 
 TIMEOUT = 60
 
@@ -124,6 +125,45 @@ def test_f2_a_refused_check_read_never_writes_the_index_back(tmp_path: Path) -> 
                 index.write_bytes(agent_final)  # ...and finishes its write before memtui rolls back
                 raise
     assert index.read_bytes() == agent_final  # memtui never wrote it, so it never puts anything back
+
+
+def test_f2_an_agent_write_after_memtui_checked_the_file_is_refused_not_overwritten(tmp_path: Path) -> None:
+    """p3_agent_writer lost one agent line in 30 rounds: memtui checked the index, journaled and wrote its temp
+    file, and the agent's write landed in between; the rename then replaced it. The check now runs again right
+    before the rename."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    agent = index.read_bytes() + b"- [agent](agent.md) - the agent's line\n"
+    with pytest.raises(ops.ChangedOnDisk):
+        with ops._decision(store) as txn:
+            original = index.read_bytes()
+            journal = txn._remember
+
+            def agent_writes_meanwhile(path: Path, before: bytes | None, after: bytes | None) -> None:
+                journal(path, before, after)
+                index.write_bytes(agent)  # the agent, once memtui has checked the file and journaled its write
+
+            txn._remember = agent_writes_meanwhile  # type: ignore[method-assign]
+            txn.write(index, original + b"- [x](x.md) - memtui's line\n", expected=original)
+    assert index.read_bytes() == agent
+    assert not list((top / ".git").glob("memtui-tmp-*"))  # the temp file memtui had written is gone
+    assert git(top, "status", "--porcelain", "--", "memory") == " M memory/MEMORY.md\n"  # the agent's, uncommitted
+
+
+def test_atomic_write_runs_its_last_check_with_the_temp_file_on_disk_and_the_target_untouched(tmp_path: Path) -> None:
+    target = tmp_path / "MEMORY.md"
+    target.write_bytes(b"old\n")
+    seen: list[tuple[bytes, list[bytes]]] = []
+
+    def last_check() -> None:
+        seen.append((target.read_bytes(), [p.read_bytes() for p in (tmp_path / "tmp").iterdir()]))
+        raise ops.ChangedOnDisk("changed", "MEMORY.md", None)
+
+    (tmp_path / "tmp").mkdir()
+    with pytest.raises(ops.ChangedOnDisk):
+        atomic_write(target, b"new\n", tmp_dir=tmp_path / "tmp", before_rename=last_check)
+    assert seen == [(b"old\n", [b"new\n"])]  # the check ran after the temp file was complete, before the rename
+    assert target.read_bytes() == b"old\n" and not list((tmp_path / "tmp").iterdir())
 
 
 # ----------------------------------------------------------------------------------------------- H3 / H4

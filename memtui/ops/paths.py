@@ -12,6 +12,7 @@ import errno
 import os
 import re
 import uuid
+from collections.abc import Callable
 from pathlib import Path
 
 from memtui.audit.repo import escape_path
@@ -19,24 +20,29 @@ from memtui.core.store import ARCHIVE_INDEX, INDEX_NAME, StoreLayout
 from memtui.ops.outcome import PathRefused
 
 
-def atomic_write(path: Path, data: bytes, *, tmp_dir: Path | None = None) -> None:
+def atomic_write(
+    path: Path, data: bytes, *, tmp_dir: Path | None = None, before_rename: Callable[[], None] | None = None
+) -> None:
     """Write a file through a temp file and a rename, keeping its permissions.
 
     With `tmp_dir` (the git folder) the temp file lives there, so a kill mid-write leaves no debris in the store;
-    when that folder is on another file system the temp file goes beside the target instead.
+    when that folder is on another file system the temp file goes beside the target instead. `before_rename`
+    runs once the temp file is on disk, right before the rename; if it raises, the target is left untouched (a
+    last check that nobody else wrote the file, with the least time between the check and the rename).
     """
     path.parent.mkdir(parents=True, exist_ok=True)
     if tmp_dir is not None and tmp_dir.is_dir():
         try:
-            _write_via(tmp_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}", path, data)
+            _write_via(tmp_dir / f"memtui-tmp-{os.getpid()}-{uuid.uuid4().hex[:8]}", path, data, before_rename)
             return
         except OSError as exc:
             if exc.errno != errno.EXDEV:
                 raise
-    _write_via(path.with_name(f".{path.name[:80]}.memtui-{os.getpid()}-{uuid.uuid4().hex[:6]}.tmp"), path, data)
+    tmp = path.with_name(f".{path.name[:80]}.memtui-{os.getpid()}-{uuid.uuid4().hex[:6]}.tmp")
+    _write_via(tmp, path, data, before_rename)
 
 
-def _write_via(tmp: Path, path: Path, data: bytes) -> None:
+def _write_via(tmp: Path, path: Path, data: bytes, before_rename: Callable[[], None] | None) -> None:
     mode = path.stat().st_mode & 0o777 if path.exists() else None
     try:
         with open(tmp, "wb") as fh:
@@ -45,6 +51,8 @@ def _write_via(tmp: Path, path: Path, data: bytes) -> None:
             os.fsync(fh.fileno())
         if mode is not None:
             os.chmod(tmp, mode)
+        if before_rename is not None:
+            before_rename()
         os.replace(tmp, path)
     except BaseException:
         try:
