@@ -7,6 +7,8 @@ import os
 import subprocess
 from collections.abc import Callable
 from pathlib import Path
+from types import SimpleNamespace
+from typing import Any
 
 import pytest
 
@@ -111,3 +113,23 @@ def _isolated_home(tmp_path_factory: pytest.TempPathFactory, monkeypatch: pytest
         "GIT_COMMITTER_DATE",
     ):
         monkeypatch.delenv(var, raising=False)
+
+
+@pytest.fixture(autouse=True)
+def _keep_every_notification(monkeypatch: pytest.MonkeyPatch) -> None:
+    """Keep every toast an app shows: a toast expires after its timeout, and on a busy machine a test can look
+    after it expired (a theme error said at start was gone by the time the demo store had been analysed)."""
+    from textual.app import App
+
+    original = App.notify
+
+    def notify(self: App[Any], message: str, *args: Any, **kwargs: Any) -> None:
+        self.__dict__.setdefault("said", []).append(SimpleNamespace(title=kwargs.get("title", ""), message=message))
+        original(self, message, *args, **kwargs)
+
+    monkeypatch.setattr(App, "notify", notify)
+
+
+def said(app: Any) -> list[SimpleNamespace]:
+    """Every notification the app showed, expired or not, oldest first (each has `title` and `message`)."""
+    return list(app.__dict__.get("said", []))

@@ -12,7 +12,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 import pytest
-from conftest import git, init_repo, memory, write_files
+from conftest import git, init_repo, memory, said, write_files
 from textual.command import CommandPalette
 from textual.widgets import DataTable, Input, TextArea
 
@@ -66,7 +66,7 @@ async def open_review(app: MemtuiApp, pilot) -> ReviewScreen:  # type: ignore[no
 
 
 def messages(app: MemtuiApp) -> list[str]:
-    return [f"{n.title} {n.message}" for n in app._notifications]
+    return [f"{n.title} {n.message}" for n in said(app)]
 
 
 # ---------------------------------------------------------------------------------------------- item 2

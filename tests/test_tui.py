@@ -6,7 +6,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import git
+from conftest import git, said
 from textual.widgets import DataTable, Input, TextArea
 
 from memtui.audit.repo import parse_trailers
@@ -287,7 +287,7 @@ async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
         await settle(app, pilot)
         assert app.ws is not None and app.ws.store.get("user_new_hobby.md") is not None
         assert app.query_one("#pane-user", MemoryPane).row_count == 6
-        assert any("changed on disk" in n.message for n in app._notifications)
+        assert any("changed on disk" in n.message for n in said(app))
 
 
 async def test_asks_to_reload_while_a_read_runs_make_one_more_read_not_a_pile(demo: Path) -> None:
@@ -350,7 +350,7 @@ async def test_malformed_memory_is_read_only_and_help_and_palette_open(demo: Pat
         await pilot.press("e")
         await pilot.pause(0.2)
         assert not isinstance(app.screen, EditDialog)
-        assert any("read-only" in n.message for n in app._notifications)
+        assert any("read-only" in n.message for n in said(app))
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert isinstance(app.screen, HelpScreen)
@@ -375,7 +375,7 @@ async def test_themes_load_and_a_broken_theme_file_is_reported(
         await settle(app, pilot)
         assert {"memtui-dark", "memtui-light", "memtui-contrast"} <= set(app.available_themes)
         assert "broken" not in app.available_themes
-        assert any("broken.toml" in n.message for n in app._notifications)
+        assert any("broken.toml" in n.message for n in said(app))
         for name in ("memtui-light", "memtui-contrast"):
             app.theme = name
             await pilot.pause()
@@ -604,7 +604,7 @@ async def test_history_restores_a_revoked_rule_with_R_and_redo_follows_undo(demo
         await settle(app, pilot)
         assert (demo / "user_editor.md").exists()
         assert head(demo)["Memtui-Action"] == ["restore"]
-        assert any(n.title == "Restore" for n in app._notifications)
+        assert any(n.title == "Restore" for n in said(app))
         assert isinstance(app.screen, HistoryScreen)
         assert app.screen.events and app.screen.events[0].action == "restore"  # the list shows the new commit
         await pilot.press("escape")

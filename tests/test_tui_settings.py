@@ -9,6 +9,7 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
+from conftest import said
 
 from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
@@ -40,7 +41,7 @@ def make_app(store: Path) -> MemtuiApp:
 
 
 def messages(app: MemtuiApp) -> list[str]:
-    return [f"{n.title} {n.message}" for n in app._notifications]
+    return [f"{n.title} {n.message}" for n in said(app)]
 
 
 async def test_the_app_starts_with_the_saved_theme(demo: Path, config: Path) -> None:
