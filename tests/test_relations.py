@@ -138,6 +138,21 @@ def test_candidates_come_from_shared_tokens_not_all_pairs() -> None:
     ]
 
 
+def test_two_short_memories_sharing_one_word_of_what_they_say_are_a_candidate() -> None:
+    # a paraphrase can share a single word: "down migration" and "down script for each migration"
+    a = prepare("a.md", "down_migrations", "Every migration needs a down migration", "Fully reversible, always.")
+    b = prepare("b.md", "rollback_scripts", "Write a down script for each change", "Each one undoes the migration.")
+    assert a.tokens & b.tokens == {"migration"}
+    assert candidate_pairs([a, b], Weights([a, b])) == {(0, 1)}
+    # one word of their names alone (a generic "role"), or one number, says nothing about what they say
+    c = prepare("c.md", "user_role", "User is a data engineer", "Writes Python and SQL pipelines.")
+    d = prepare("d.md", "real_user_role", "User runs a bakery", "Asks for help with the shop's website copy.")
+    e = prepare("e.md", "x", "Port 8080 for the admin UI", "Open it locally.")
+    f = prepare("f.md", "y", "Keep 8080 free on the laptop", "Nothing else binds it.")
+    assert candidate_pairs([c, d], Weights([c, d])) == set()
+    assert candidate_pairs([e, f], Weights([e, f])) == set()
+
+
 def test_big_stores_count_pairs_sharing_one_token_to_the_same_candidates(monkeypatch: pytest.MonkeyPatch) -> None:
     import random
 

@@ -104,9 +104,7 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     """
     if len(docs) <= SMALL_STORE:
         # a handful of memories costs nothing to compare in full; weak overlap is for the judgement to weigh
-        return {
-            (i, j) for i, j in combinations(range(len(docs)), 2) if len(docs[i].tokens & docs[j].tokens) >= MIN_SHARED
-        }
+        return {(i, j) for i, j in combinations(range(len(docs)), 2) if enough_shared(docs[i], docs[j])}
     limit = max_df or POSTINGS_CAP
     postings: dict[str, list[int]] = defaultdict(list)
     for i, d in enumerate(docs):
@@ -244,6 +242,21 @@ def score_pair(a: MemoryText, b: MemoryText, weights: Weights) -> PairScore:
 
 FUZZ = fuzz.ratio
 MIN_SHARED = 2
+SHORT_MEMORY_TOKENS = 30
+"""Two memories with at most this many tokens each are short: one shared informative word is enough to judge them."""
+
+
+def enough_shared(a: MemoryText, b: MemoryText) -> bool:
+    """Whether two memories share enough tokens to be judged at all: two, or, when both are short, one word of
+    what they say (not of their names alone, not a number): a short paraphrase can share a single word."""
+    shared = a.tokens & b.tokens
+    if len(shared) >= MIN_SHARED:
+        return True
+    if len(shared) != 1 or max(len(a.tokens), len(b.tokens)) > SHORT_MEMORY_TOKENS:
+        return False
+    (word,) = shared
+    return len(word) > 2 and not word[0].isdigit() and word in a.main and word in b.main
+
 
 # Thresholds, tuned on the development pairs but kept coarse on purpose so they generalise.
 RELATED_MIN = 0.2
@@ -263,7 +276,7 @@ STRONG_DUPLICATE = 0.6
 def rule_label(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None = None) -> Relation | None:
     """The hand-written rules of the first engine; the learned model reads their verdict as one feature."""
     s = s or score_pair(a, b, weights)
-    if s.related < RELATED_MIN or len(a.tokens & b.tokens) < MIN_SHARED:
+    if s.related < RELATED_MIN or not enough_shared(a, b):
         return None
     cues = s.cues
     conflict = (

@@ -25,11 +25,11 @@ from memtui.analysis.evidence import FEATURES, Evidence, evidence, moves_off
 from memtui.analysis.memory_text import MemoryText, prepare
 from memtui.analysis.model import Model, load_model
 from memtui.analysis.pairs import (
-    MIN_SHARED,
     PairScore,
     Relation,
     Weights,
     candidate_pairs,
+    enough_shared,
     rule_label,
     score_pair,
 )
@@ -246,7 +246,7 @@ def find_relations(docs: Sequence[MemoryText], background: Background | None = N
     out: list[Relation] = []
     for i, j in candidate_pairs(docs, weights):
         a, b = docs[i], docs[j]
-        if len(a.tokens & b.tokens) < MIN_SHARED:
+        if not enough_shared(a, b):
             continue
         if (a.date, a.key) > (b.date, b.key):
             a, b = b, a
