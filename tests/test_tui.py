@@ -7,6 +7,8 @@ from pathlib import Path
 
 import pytest
 from conftest import git, said
+from textual.app import App
+from textual.content import Content
 from textual.widgets import DataTable, Input, TextArea
 
 from memtui.audit.repo import parse_trailers
@@ -722,3 +724,21 @@ async def test_a_refusal_is_shown_in_one_place_with_its_title_and_message(demo: 
         await settle(app, pilot)
         assert app.last_result is not None and app.last_result.action == "verify"
         assert app.last_result.commit == git(demo.parent, "rev-parse", "HEAD").strip()
+
+
+async def test_a_pane_filled_before_it_handled_its_mount_gets_its_columns_first() -> None:
+    """A store read can finish before a pane has handled its own Mount (a run under load crashed with "More values
+    provided than there are columns"); the fill adds the columns, and the late Mount keeps them and the title."""
+
+    class Host(App[None]):
+        pass
+
+    app = Host()
+    async with app.run_test() as pilot:
+        pane = MemoryPane("user", "User", "1")
+        mounting = app.screen.mount(pane)
+        pane.fill([("user_editor.md", (Content("fresh"), Content(""), Content("user-editor")))], 1, None)
+        await mounting
+        await pilot.pause()
+        assert pane.row_count == 1 and len(pane.columns) == 3
+        assert pane.border_title == "[1] User (1)"

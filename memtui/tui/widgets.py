@@ -77,8 +77,15 @@ class MemoryPane(DataTable[Content]):
         would draw the same (a re-read of an unchanged store repaints nothing)."""
 
     def on_mount(self) -> None:
-        self._add_columns()
-        self.set_title(0, 0)
+        self._ensure_columns()
+        if self._shown is None:
+            self.set_title(0, 0)
+
+    def _ensure_columns(self) -> None:
+        # a store read can finish before this pane has handled its own Mount (each widget has its own queue, and a
+        # busy machine delays it): whichever comes first adds the columns
+        if not self.columns:
+            self._add_columns()
 
     def _add_columns(self) -> None:
         self.add_column("badge", width=8, key="badge")
@@ -114,6 +121,7 @@ class MemoryPane(DataTable[Content]):
         if shown == self._shown:
             return
         self._shown = shown
+        self._ensure_columns()
         self.clear()
         self._generation = getattr(self, "_generation", 0) + 1
         for key, cells in rows[: self.FIRST_ROWS]:
