@@ -17,7 +17,7 @@ import textwrap
 from pathlib import Path
 
 import pytest
-from conftest import git, init_repo, memory, write_files
+from conftest import git, init_repo, memory, said, write_files
 
 from memtui import ops
 from memtui.workspace import open_store
@@ -158,15 +158,7 @@ async def test_the_tui_says_when_opening_healed_the_store(tmp_path: Path) -> Non
     out = killed(["archive", str(store), "feedback_rule_1.md", "--reason", "killed"], 2)
     assert out.returncode == -signal.SIGKILL
     app = MemtuiApp(store, watch_interval=0)
-    said: list[tuple[str, str]] = []
-    notify = app.notify
-
-    def recording(message: str, **kw) -> None:  # type: ignore[no-untyped-def]
-        said.append((kw.get("title", ""), message))  # kept here: a notification expires from the screen
-        notify(message, **kw)
-
-    app.notify = recording  # type: ignore[method-assign]
     async with app.run_test(size=(120, 36)) as pilot:
         await settle(app, pilot)
-        assert any(title == "Store healed" and "rolled back" in message for title, message in said), said
+        assert any(n.title == "Store healed" and "rolled back" in n.message for n in said(app)), said(app)
     assert (store / "feedback_rule_1.md").exists()
