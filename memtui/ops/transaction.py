@@ -96,26 +96,16 @@ class Txn:
         if path.is_symlink() or path.parent.is_symlink():
             raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links", title=SYMLINK_TITLE)
         self._check(path, expected)
-        first, previous = path not in self.before, self.after.get(path)
-        self._remember(path, expected, data)
-        try:
+        with self._announced((path, expected, data)):
             # checked again after the journal and the temp file, right before the rename: an agent writing the
             # file meanwhile is refused, not overwritten
             atomic_write(path, data, tmp_dir=self.repo.git_dir, before_rename=lambda: self._check(path, expected))
-        except ChangedOnDisk:
-            self._forget_last(path, first, previous)
-            raise
 
     def delete(self, path: Path, *, expected: bytes) -> None:
         """Delete a file, first checking it still holds `expected`."""
         self._check(path, expected)
-        first, previous = path not in self.before, self.after.get(path)
-        self._remember(path, expected, None)
-        try:
+        with self._announced((path, expected, None)):
             self._check(path, expected)  # again after the journal write, right before the unlink
-        except ChangedOnDisk:
-            self._forget_last(path, first, previous)
-            raise
         path.unlink()
 
     def move(self, src: Path, dest: Path, *, expected: bytes) -> None:
@@ -126,17 +116,9 @@ class Txn:
         self._check(src, expected)
         self._check(dest, None)
         dest.parent.mkdir(parents=True, exist_ok=True)
-        src_first, src_previous = src not in self.before, self.after.get(src)
-        dest_first, dest_previous = dest not in self.before, self.after.get(dest)
-        self._remember(src, expected, None)
-        self._remember(dest, None, expected)
-        try:
+        with self._announced((src, expected, None), (dest, None, expected)):
             self._check(src, expected)  # again after the journal write, right before the rename
             self._check(dest, None)
-        except ChangedOnDisk:
-            self._forget_last(dest, dest_first, dest_previous)
-            self._forget_last(src, src_first, src_previous)
-            raise
         try:
             os.rename(src, dest)
         except OSError as exc:
@@ -208,14 +190,24 @@ class Txn:
                 self.notes.append(note)
         self.repo.index_note = ""
 
-    def _forget_last(self, path: Path, first: bool, previous: bytes | None) -> None:
-        """Take back the last `_remember` of `path`: the write it announced never happened."""
-        self.versions[path].pop()
-        if first:
-            del self.before[path], self.after[path], self.versions[path]
-        else:
-            self.after[path] = previous
-        self._write_journal()
+    @contextmanager
+    def _announced(self, *changes: tuple[Path, bytes | None, bytes | None]) -> Iterator[None]:
+        """Journal each (path, before, after) change, then run the block (its last check and, for a write, the
+        temp file); if the last check refuses, take the announcements back: those changes never happened."""
+        was = [(path, path not in self.before, self.after.get(path)) for path, _, _ in changes]
+        for path, before, after in changes:
+            self._remember(path, before, after)
+        try:
+            yield
+        except ChangedOnDisk:
+            for path, first, previous in reversed(was):
+                self.versions[path].pop()
+                if first:
+                    del self.before[path], self.after[path], self.versions[path]
+                else:
+                    self.after[path] = previous
+            self._write_journal()
+            raise
 
     def _write_journal(self) -> None:
         if self.journal is None:
