@@ -24,6 +24,7 @@ from memtui.tui.dialogs import (
     MergeDialog,
 )
 from memtui.tui.history import HistoryDetail, HistoryScreen
+from memtui.tui.main_screen import MainScreen
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
 from memtui.tui.widgets import MemoryPane
@@ -742,3 +743,20 @@ async def test_a_pane_filled_before_it_handled_its_mount_gets_its_columns_first(
         await pilot.pause()
         assert pane.row_count == 1 and len(pane.columns) == 3
         assert pane.border_title == "[1] User (1)"
+
+
+async def test_a_main_screen_told_of_the_store_before_it_composed_fills_its_panes_once_it_has(demo: Path) -> None:
+    """The default screen composes in its own task, after the app's Mount has started the store read; a read (or a
+    failed read's header) that comes first on a busy machine must not crash on widgets that do not exist yet, and the
+    panes fill once they do."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        late = MainScreen()
+        pushed = app.push_screen(late)
+        late.update_header()
+        late.store_changed(first=True)
+        await pushed
+        await pilot.pause()
+        panes = {p.group: p for p in late.query(MemoryPane)}
+        assert panes["user"].row_count == 5 and panes["user"].border_title == "[1] User (5)"

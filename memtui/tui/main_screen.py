@@ -106,6 +106,8 @@ class MainScreen(Screen[None]):
         self._order: list[tuple[str, str]] = []
         """(group, path) of every shown memory, pane by pane, in the order shown (for n / N)."""
         self._focused_group = "feedback"
+        self._told_before_compose: bool | None = None
+        """Set when the app read the store before this screen composed (its `first` flag); `on_mount` draws it."""
 
     @property
     def host(self) -> MainHost:
@@ -136,6 +138,9 @@ class MainScreen(Screen[None]):
         self._set_current(self._focused_group)
         self._fit(self.app.size.width, self.app.size.height)
         self.update_header()
+        if self._told_before_compose is not None:
+            first, self._told_before_compose = self._told_before_compose, None
+            self.store_changed(first=first)
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -172,6 +177,10 @@ class MainScreen(Screen[None]):
 
     def store_changed(self, *, first: bool = False) -> None:
         """The app read the store again: redraw the panes, the header and the preview."""
+        if not self.query("#header"):
+            # the default screen composes in its own task, and a fast read can finish first
+            self._told_before_compose = first or bool(self._told_before_compose)
+            return
         ws = self.ws
         if ws is None:
             self.update_header()
@@ -228,6 +237,8 @@ class MainScreen(Screen[None]):
 
     def update_header(self) -> None:
         """What the store holds, what is left to review, the filter, the sort, the marks and the index budget."""
+        if not self.query("#header"):
+            return  # not composed yet; on_mount draws it
         ws = self.ws
         load_error = self.host.load_error
         if ws is None:
