@@ -78,3 +78,9 @@ def test_the_wheel_carries_every_module_and_the_stylesheet(installed: Path, tmp_
     result = _run_installed(installed, code, tmp_path)
     assert result.returncode == 0, result.stderr
     assert result.stdout.strip() == str(len(modules))
+
+
+def test_every_test_runs_under_a_time_limit(pytestconfig: pytest.Config) -> None:
+    """`make test` installs pytest-timeout and sets a limit, so a hung test fails with its stack instead of hanging
+    the run (getini raises for a key no installed plugin declares)."""
+    assert 0 < float(pytestconfig.getini("timeout")) <= 900
