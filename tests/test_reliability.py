@@ -8,11 +8,14 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
 import textwrap
 import threading
+import time
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -25,6 +28,16 @@ from memtui.core.store import detect_layout
 from memtui.ops.paths import atomic_write
 
 TIMEOUT = 60
+
+
+def wait_for(condition: Callable[[], bool], limit: float) -> bool:
+    """Whether `condition` came true within `limit` seconds (checked every 20 ms)."""
+    deadline = time.monotonic() + limit
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        time.sleep(0.02)
+    return True
 
 
 def run(
@@ -629,10 +642,11 @@ AGENT_COMMIT_KILLER = textwrap.dedent("""
     import os, sys
     from pathlib import Path
     from memtui import ops
-    from memtui.audit.repo import StoreRepo
-    def die(self, paths):
-        os.kill(os.getpid(), 9)  # HEAD already moved to the agent-write commit; the index not yet refreshed
-    StoreRepo.sync_index = die
+    from memtui.audit import repo
+    def die(cwd, subject, new, old, paths):
+        repo.run_git(cwd, ["update-ref", "-m", subject, "HEAD", new, old])
+        os.kill(os.getpid(), 9)  # HEAD moved to the agent-write commit, the index not yet refreshed (a power loss)
+    repo.move_head_and_sync_index = die
     ops.verify(Path(sys.argv[1]), "feedback_rule_2.md")
 """)
 
@@ -646,3 +660,45 @@ def test_f7_a_kill_after_the_commit_never_leaves_the_index_behind(tmp_path: Path
     out = run("verify", str(store), "feedback_rule_3.md")
     assert out.returncode == 0, out.stderr
     assert git(top, "diff", "--cached", "--name-only") == ""  # a plain `git commit` would delete nothing
+
+
+def test_f7_memtui_killed_with_its_process_group_right_after_head_moved_still_leaves_the_index_in_line(
+    tmp_path: Path,
+) -> None:
+    """p1_kill_random kills memtui's whole process group at a random moment; a kill after HEAD moved and before the
+    index was refreshed left memtui's commit staged in reverse. Both steps now run in one child of its own session,
+    which finishes them. A `git` on PATH holds the child right after `update-ref` until memtui has been killed."""
+    top, store = project(tmp_path)
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    moved, release, synced = tmp_path / "moved", tmp_path / "release", tmp_path / "synced"
+    wrapper = bin_dir / "git"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        f'"{real}" "$@"; rc=$?\n'
+        'case " $* " in\n'
+        f'  *" update-ref "*) : > "{moved}"; while [ ! -e "{release}" ]; do sleep 0.05; done ;;\n'
+        f'  *" reset "*) : > "{synced}" ;;\n'
+        "esac\n"
+        "exit $rc\n"
+    )
+    wrapper.chmod(0o755)
+    env = {**os.environ, "PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "memtui", "verify", str(store), "feedback_rule_2.md"],
+        env=env,
+        start_new_session=True,
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.DEVNULL,
+    )
+    try:
+        assert wait_for(moved.exists, TIMEOUT), "memtui never moved HEAD"
+    finally:
+        os.killpg(proc.pid, signal.SIGKILL)
+        proc.wait(timeout=TIMEOUT)
+        release.touch()
+    assert wait_for(synced.exists, TIMEOUT), "nothing refreshed the index after memtui was killed"
+    assert "verify" in git(top, "log", "-1", "--format=%s")
+    assert git(top, "diff", "--cached", "--name-only") == ""

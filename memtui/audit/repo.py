@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shlex
 import signal
 import subprocess
 import threading
@@ -98,6 +99,10 @@ class GitFailed(NotInGit):
     exit_code = EXIT_REFUSED
 
 
+class IndexLagging(GitFailed):
+    """HEAD moved to memtui's commit, but the user's index could not be brought in line with it."""
+
+
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment every git call gets: the caller's, minus what would point git at another repository."""
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
@@ -107,6 +112,27 @@ def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     if extra:
         env.update(extra)
     return env
+
+
+GIT_SETTINGS = (
+    f"core.hooksPath={_NO_HOOKS_DIR}",
+    "core.fsmonitor=false",
+    "commit.gpgsign=false",
+    "tag.gpgsign=false",
+    "gc.auto=0",
+    "maintenance.auto=false",
+    "core.quotePath=false",
+)
+"""What every git memtui runs is told: no hooks, no fsmonitor, no signing prompt, no background gc, raw names."""
+
+
+def _subject(message: str) -> str:
+    """The reflog line of a commit: its subject, cut."""
+    return (message.splitlines()[0] if message else "memtui")[:200]
+
+
+def _git_argv(args: Sequence[str]) -> list[str]:
+    return ["git", *(part for setting in GIT_SETTINGS for part in ("-c", setting)), *args]
 
 
 def run_git(
@@ -119,24 +145,38 @@ def run_git(
     timeout: float | None = None,
 ) -> subprocess.CompletedProcess[bytes]:
     """Run one git command with hooks off and a timeout; raises GitFailed (in words) when it fails."""
-    cmd = [
-        "git",
-        "-c",
-        f"core.hooksPath={_NO_HOOKS_DIR}",
-        "-c",
-        "core.fsmonitor=false",
-        "-c",
-        "commit.gpgsign=false",
-        "-c",
-        "tag.gpgsign=false",
-        "-c",
-        "gc.auto=0",
-        "-c",
-        "maintenance.auto=false",
-        "-c",
-        "core.quotePath=false",
-        *args,
-    ]
+    return _run(cwd, _git_argv(args), args, input=input, env=env, check=check, timeout=timeout)
+
+
+def move_head_and_sync_index(cwd: Path, subject: str, new: str, old: str, paths: Sequence[str]) -> None:
+    """Move HEAD from `old` to `new` and bring the user's index in line with it for `paths`, in one child process
+    of its own session: memtui killed with its process group after the child started (Ctrl-C, a closed terminal,
+    an agent's harness) cannot leave HEAD moved and the index behind, which shows as memtui's change reversed and
+    staged. Raises GitFailed saying which of the two steps failed."""
+    quoted = [" ".join(shlex.quote(a) for a in _git_argv(step)) for step in (["update-ref"], ["reset"])]
+    script = (
+        f'{quoted[0]} -m "$1" HEAD "$2" "$3" || exit 3\n'
+        f"exec {quoted[1]} -q --pathspec-from-file=- --pathspec-file-nul\n"
+    )
+    spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
+    argv = ["sh", "-c", script, "memtui-commit", subject, new, old]
+    proc = _run(cwd, argv, ["update-ref"], input=spec, env=None, check=False, timeout=None)
+    if proc.returncode == 3:
+        raise GitFailed(explain_git_error(["update-ref"], 1, proc.stderr.decode("utf-8", "replace"), cwd))
+    if proc.returncode != 0:
+        raise IndexLagging(explain_git_error(["reset"], proc.returncode, proc.stderr.decode("utf-8", "replace"), cwd))
+
+
+def _run(
+    cwd: Path,
+    cmd: list[str],
+    args: Sequence[str],
+    *,
+    input: bytes | None,
+    env: Mapping[str, str] | None,
+    check: bool,
+    timeout: float | None,
+) -> subprocess.CompletedProcess[bytes]:
     limit = GIT_TIMEOUT if timeout is None else timeout
     try:
         proc = subprocess.Popen(
@@ -437,17 +477,22 @@ class StoreRepo:
         # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
         pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         pending.write_bytes(b"".join(os.fsencode(p) + b"\0" for p in files))
+        sha = ""
         try:
-            sha = self._commit_tree(tree, head, message)
-        except BaseException:
-            if self.head() == head:  # the commit did not land: nothing to refresh later
+            sha = self._commit_object(tree, head, message)
+            move_head_and_sync_index(self.work_tree, _subject(message), sha, head or ZERO_OID, list(files))
+        except IndexLagging as exc:  # the commit landed; only git's view of the index lags behind
+            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+            return sha
+        except BaseException as exc:
+            moved = self.head()
+            if sha and moved == sha and isinstance(exc, GitFailed):  # timed out after HEAD moved: it landed
+                self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+                return sha
+            if moved == head:  # the commit did not land: nothing to refresh later
                 pending.unlink(missing_ok=True)
             raise
-        try:
-            self.sync_index(list(files))
-            pending.unlink()
-        except GitFailed as exc:  # the commit landed; only git's view of the index lags behind
-            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
+        pending.unlink()
         return sha
 
     def finish_interrupted_syncs(self) -> int:
@@ -466,12 +511,15 @@ class StoreRepo:
                 continue
         return done
 
-    def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
+    def _commit_object(self, tree: str, parent: str | None, message: str) -> str:
+        """Write the commit object (HEAD does not move yet)."""
         env = self._identity_env()
         args = ["commit-tree", tree] + (["-p", parent] if parent else [])
-        sha = _text(self.git(*args, input=message.encode("utf-8", "surrogateescape"), env=env).stdout).strip()
-        subject = message.splitlines()[0] if message else "memtui"
-        self.git("update-ref", "-m", subject[:200], "HEAD", sha, parent or ZERO_OID)
+        return _text(self.git(*args, input=message.encode("utf-8", "surrogateescape"), env=env).stdout).strip()
+
+    def _commit_tree(self, tree: str, parent: str | None, message: str) -> str:
+        sha = self._commit_object(tree, parent, message)
+        self.git("update-ref", "-m", _subject(message), "HEAD", sha, parent or ZERO_OID)
         return sha
 
     def sync_index(self, paths: Sequence[str]) -> None:
