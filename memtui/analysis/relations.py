@@ -76,7 +76,7 @@ pairs-dev and pairs-dev2, with add-one smoothing (51/58)."""
 
 
 def _gives_same_reason(ev: Evidence) -> bool:
-    """Two short memories give the same reason for what they say, and neither grants leave from the other's
+    """Two short memories give the same reason for what they say, and the newer grants no leave from the older's
     rule: the same rule twice in other words, or a rule and the one that replaced it for the same reason."""
     return ev.short and not ev.features[FEATURES.index("exception")] and ev.same_reason >= SAME_REASON_MIN
 
@@ -140,9 +140,9 @@ def _allowed(ev: Evidence) -> set[str]:
             out.add("duplicate")
         return out
     if ev.short:
-        # two short memories are little more than their claims: the model reads them whole; but one granting
-        # leave where the other states the rule is an exception to it (14 of 16 such pairs of pairs-dev are
-        # compatible), unless it states the change outright
+        # two short memories are little more than their claims: the model reads them whole; but a newer one
+        # granting leave where the older states the rule is an exception to it (13 of 13 such pairs of
+        # pairs-dev are compatible), unless it states the change outright
         if f["exception"] and not max(f["claim_explicit"], f["revision"], conflict_setting(ev)):
             return {"duplicate"}
         return {"contradiction", "duplicate"}
