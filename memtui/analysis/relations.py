@@ -63,16 +63,17 @@ HOLD_MIN = 0.25
 JUDGE_MIN = 0.15
 """Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
 below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
-STATED_CHANGE_RIGHT = 0.94
-"""Share of the training pairs with a stated change (`_stated_change`) that are contradictions: 15 of 15 on
-pairs-dev and pairs-dev2, with add-one smoothing (16/17)."""
+STATED_CHANGE_RIGHT = 0.89
+"""Share of the training pairs with a stated change (`_stated_change`) that are contradictions: 16 of 17 on
+pairs-dev and pairs-dev2, with add-one smoothing (17/19). `scripts/train_judgement.py --check` measures it again."""
 
 
 SAME_REASON_MIN = 0.3
 """Weighted overlap of the reasons (**Why:**) two short memories give from which they state one rule."""
-SAME_REASON_RIGHT = 0.88
-"""Share of the training pairs giving the same reason (`_gives_same_reason`) whose label is right: 50 of 56 on
-pairs-dev and pairs-dev2, with add-one smoothing (51/58)."""
+SAME_REASON_RIGHT = 0.89
+"""Share of the training pairs flagged while giving the same reason (`_gives_same_reason`) whose label is right:
+53 of 59 on pairs-dev and pairs-dev2, with add-one smoothing (54/61). `scripts/train_judgement.py --check` measures
+it again."""
 
 
 def _gives_same_reason(ev: Evidence) -> bool:
