@@ -6,7 +6,8 @@ Reads ../shared/corpus/pairs-dev and pairs-dev2 (labelled pairs) and the real re
 ../shared/corpus/real-stores (each one a contradiction: the file before the commit against the file after it),
 judges every pair alone in its own store, as `memtui check` would, and fits `memtui.analysis.model.fit`.
 Writes memtui/analysis/data/background.json and judgement.json; `--check` only compares with the shipped
-files and exits 1 when they differ. Same data, same bytes.
+files and exits 1 when they differ. Same data, same bytes. Both also measure how often the two rules that set a
+fixed probability were right, and exit 1 when `relations` states another rate.
 """
 
 from __future__ import annotations
@@ -21,7 +22,8 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
 from memtui.analysis import background as bgmod  # noqa: E402
-from memtui.analysis.model import DATA, Model, fit  # noqa: E402
+from memtui.analysis import relations  # noqa: E402
+from memtui.analysis.model import DATA, Model, fit, from_json  # noqa: E402
 from memtui.analysis.relations import FEATURES, MemoryText, Weights, evidence, prepare  # noqa: E402
 from memtui.core.frontmatter import FrontMatterError, parse  # noqa: E402
 
@@ -146,6 +148,36 @@ def build_all(shared: Path) -> tuple[str, str]:
     return bgmod.to_json(bg), model.to_json()
 
 
+def rule_rates(shared: Path, model: Model) -> dict[str, tuple[int, int]]:
+    """(right, fired) on pairs-dev and pairs-dev2 of the two rules that set a fixed probability: a stated change
+    is a contradiction, and two short memories flagged while giving the same reason carry the right label."""
+    dev, dev2, _ = training_sets(shared)
+    bg = background_of(dev + dev2)
+    counts = {"STATED_CHANGE_RIGHT": [0, 0], "SAME_REASON_RIGHT": [0, 0]}
+    for e in dev + dev2:
+        w = Weights([e.older, e.newer], bg)
+        ev = evidence(e.older, e.newer, w)
+        if relations._stated_change(ev) and "contradiction" in relations.allowed_labels(ev):
+            counts["STATED_CHANGE_RIGHT"][0] += e.label == "contradiction"
+            counts["STATED_CHANGE_RIGHT"][1] += 1
+        rel = relations.classify(e.older, e.newer, w, model) if relations._gives_same_reason(ev) else None
+        if rel is not None:
+            counts["SAME_REASON_RIGHT"][0] += rel.kind == e.label
+            counts["SAME_REASON_RIGHT"][1] += 1
+    return {k: (right, n) for k, (right, n) in counts.items()}
+
+
+def stale_rates(shared: Path, model_json: str) -> list[str]:
+    """The rule probabilities in `relations` that no longer state their measured rate (add-one smoothed)."""
+    stale = []
+    for name, (right, n) in rule_rates(shared, from_json(model_json)).items():
+        rate = round((right + 1) / (n + 2), 2)
+        print(f"{name}: {right} of {n} right, smoothed {rate}; relations says {getattr(relations, name)}")
+        if getattr(relations, name) != rate:
+            stale.append(name)
+    return stale
+
+
 def main() -> int:
     args = sys.argv[1:]
     shared = Path(args[args.index("--shared") + 1]) if "--shared" in args else SHARED
@@ -157,11 +189,15 @@ def main() -> int:
     if "--check" in args:
         stale = [p.name for p, text in targets.items() if not p.exists() or p.read_text(encoding="utf-8") != text]
         print("shipped files differ: " + ", ".join(stale) if stale else "shipped files reproduced exactly")
+        stale += stale_rates(shared, model_json)
         return 1 if stale else 0
     DATA.mkdir(parents=True, exist_ok=True)
     for p, text in targets.items():
         p.write_text(text, encoding="utf-8")
         print(f"wrote {p.relative_to(ROOT)} ({len(text)} bytes)")
+    if stale_rates(shared, model_json):
+        print("update those constants in memtui/analysis/relations.py to the smoothed rates")
+        return 1
     return 0
 
 

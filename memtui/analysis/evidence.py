@@ -205,11 +205,13 @@ def _grants_leave(m: MemoryText) -> bool:
 
 
 def _exception(a: MemoryText, b: MemoryText) -> float:
-    """One memory grants leave ("may", "is fine", 不用) where the other states a rule: an exception to the
-    rule for a narrower case, compatible with it, unless it says the rule was lifted ("fine again", "now")."""
-    for rule, leave in ((a, b), (b, a)):
-        if _grants_leave(leave) and not _grants_leave(rule) and PROHIBITIONS.search(rule.folded):
-            return 1.0
+    """The newer memory (`b`) grants leave ("may", "is fine", 不用) where the older states a rule: an exception
+    to the rule for a narrower case, compatible with it, unless it says the rule was lifted ("fine again",
+    "now"). The other way round, a rule written after the leave, is the leave withdrawn, not an exception: on
+    pairs-dev 13 of 13 pairs whose newer memory grants the leave are compatible, 2 of the 3 whose older one
+    does are contradictions."""
+    if _grants_leave(b) and not _grants_leave(a) and PROHIBITIONS.search(a.folded):
+        return 1.0
     return 0.0
 
 

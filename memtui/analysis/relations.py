@@ -63,20 +63,21 @@ HOLD_MIN = 0.25
 JUDGE_MIN = 0.15
 """Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
 below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
-STATED_CHANGE_RIGHT = 0.94
-"""Share of the training pairs with a stated change (`_stated_change`) that are contradictions: 15 of 15 on
-pairs-dev and pairs-dev2, with add-one smoothing (16/17)."""
+STATED_CHANGE_RIGHT = 0.89
+"""Share of the training pairs with a stated change (`_stated_change`) that are contradictions: 16 of 17 on
+pairs-dev and pairs-dev2, with add-one smoothing (17/19). `scripts/train_judgement.py --check` measures it again."""
 
 
 SAME_REASON_MIN = 0.3
 """Weighted overlap of the reasons (**Why:**) two short memories give from which they state one rule."""
-SAME_REASON_RIGHT = 0.88
-"""Share of the training pairs giving the same reason (`_gives_same_reason`) whose label is right: 50 of 56 on
-pairs-dev and pairs-dev2, with add-one smoothing (51/58)."""
+SAME_REASON_RIGHT = 0.89
+"""Share of the training pairs flagged while giving the same reason (`_gives_same_reason`) whose label is right:
+53 of 59 on pairs-dev and pairs-dev2, with add-one smoothing (54/61). `scripts/train_judgement.py --check` measures
+it again."""
 
 
 def _gives_same_reason(ev: Evidence) -> bool:
-    """Two short memories give the same reason for what they say, and neither grants leave from the other's
+    """Two short memories give the same reason for what they say, and the newer grants no leave from the older's
     rule: the same rule twice in other words, or a rule and the one that replaced it for the same reason."""
     return ev.short and not ev.features[FEATURES.index("exception")] and ev.same_reason >= SAME_REASON_MIN
 
@@ -140,9 +141,9 @@ def _allowed(ev: Evidence) -> set[str]:
             out.add("duplicate")
         return out
     if ev.short:
-        # two short memories are little more than their claims: the model reads them whole; but one granting
-        # leave where the other states the rule is an exception to it (14 of 16 such pairs of pairs-dev are
-        # compatible), unless it states the change outright
+        # two short memories are little more than their claims: the model reads them whole; but a newer one
+        # granting leave where the older states the rule is an exception to it (13 of 13 such pairs of
+        # pairs-dev are compatible), unless it states the change outright
         if f["exception"] and not max(f["claim_explicit"], f["revision"], conflict_setting(ev)):
             return {"duplicate"}
         return {"contradiction", "duplicate"}
