@@ -99,10 +99,6 @@ class GitFailed(NotInGit):
     exit_code = EXIT_REFUSED
 
 
-class IndexLagging(GitFailed):
-    """HEAD moved to memtui's commit, but the user's index could not be brought in line with it."""
-
-
 def git_env(extra: Mapping[str, str] | None = None) -> dict[str, str]:
     """The environment every git call gets: the caller's, minus what would point git at another repository."""
     env = {k: v for k, v in os.environ.items() if k not in _SCRUBBED_ENV}
@@ -124,6 +120,10 @@ GIT_SETTINGS = (
     "core.quotePath=false",
 )
 """What every git memtui runs is told: no hooks, no fsmonitor, no signing prompt, no background gc, raw names."""
+
+
+_RESET_PATHS = ("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul")
+"""Bring the index in line with HEAD for the NUL-separated paths on stdin."""
 
 
 def _subject(message: str) -> str:
@@ -153,18 +153,15 @@ def move_head_and_sync_index(cwd: Path, subject: str, new: str, old: str, paths:
     of its own session: memtui killed with its process group after the child started (Ctrl-C, a closed terminal,
     an agent's harness) cannot leave HEAD moved and the index behind, which shows as memtui's change reversed and
     staged. Raises GitFailed saying which of the two steps failed."""
-    quoted = [" ".join(shlex.quote(a) for a in _git_argv(step)) for step in (["update-ref"], ["reset"])]
-    script = (
-        f'{quoted[0]} -m "$1" HEAD "$2" "$3" || exit 3\n'
-        f"exec {quoted[1]} -q --pathspec-from-file=- --pathspec-file-nul\n"
-    )
+    move, sync = (" ".join(shlex.quote(a) for a in _git_argv(step)) for step in (["update-ref"], _RESET_PATHS))
+    script = f'{move} -m "$1" HEAD "$2" "$3" || exit 3\nexec {sync}\n'
     spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
     argv = ["sh", "-c", script, "memtui-commit", subject, new, old]
     proc = _run(cwd, argv, ["update-ref"], input=spec, env=None, check=False, timeout=None)
     if proc.returncode == 3:
         raise GitFailed(explain_git_error(["update-ref"], 1, proc.stderr.decode("utf-8", "replace"), cwd))
     if proc.returncode != 0:
-        raise IndexLagging(explain_git_error(["reset"], proc.returncode, proc.stderr.decode("utf-8", "replace"), cwd))
+        raise GitFailed(explain_git_error(["reset"], proc.returncode, proc.stderr.decode("utf-8", "replace"), cwd))
 
 
 def _run(
@@ -481,12 +478,9 @@ class StoreRepo:
         try:
             sha = self._commit_object(tree, head, message)
             move_head_and_sync_index(self.work_tree, _subject(message), sha, head or ZERO_OID, list(files))
-        except IndexLagging as exc:  # the commit landed; only git's view of the index lags behind
-            self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
-            return sha
         except BaseException as exc:
             moved = self.head()
-            if sha and moved == sha and isinstance(exc, GitFailed):  # timed out after HEAD moved: it landed
+            if sha and moved == sha and isinstance(exc, GitFailed):  # it landed; only git's index lags behind
                 self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
                 return sha
             if moved == head:  # the commit did not land: nothing to refresh later
@@ -527,7 +521,7 @@ class StoreRepo:
         if not paths:
             return
         spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
-        self.git("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul", input=spec)
+        self.git(*_RESET_PATHS, input=spec)
 
     def marker_commit(self, message: str) -> str:
         """An empty commit (same tree as HEAD) that records a decision without touching any file or the index."""
