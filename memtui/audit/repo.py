@@ -25,7 +25,7 @@ import signal
 import subprocess
 import threading
 import uuid
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -126,6 +126,11 @@ _RESET_PATHS = ("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul")
 """Bring the index in line with HEAD for the NUL-separated paths on stdin."""
 
 
+def _nul_separated(paths: Iterable[str]) -> bytes:
+    """Paths as git's `--pathspec-file-nul` and memtui's sync file read them: each followed by a NUL."""
+    return b"".join(os.fsencode(p) + b"\0" for p in paths)
+
+
 def _subject(message: str) -> str:
     """The reflog line of a commit: its subject, cut."""
     return (message.splitlines()[0] if message else "memtui")[:200]
@@ -155,7 +160,7 @@ def move_head_and_sync_index(cwd: Path, subject: str, new: str, old: str, paths:
     staged. Raises GitFailed saying which of the two steps failed."""
     move, sync = (" ".join(shlex.quote(a) for a in _git_argv(step)) for step in (["update-ref"], _RESET_PATHS))
     script = f'{move} -m "$1" HEAD "$2" "$3" || exit 3\nexec {sync}\n'
-    spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
+    spec = _nul_separated(paths)
     argv = ["sh", "-c", script, "memtui-commit", subject, new, old]
     proc = _run(cwd, argv, ["update-ref"], input=spec, env=None, check=False, timeout=None)
     if proc.returncode == 3:
@@ -473,7 +478,7 @@ class StoreRepo:
             return None
         # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
         pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        pending.write_bytes(b"".join(os.fsencode(p) + b"\0" for p in files))
+        pending.write_bytes(_nul_separated(files))
         sha = ""
         try:
             sha = self._commit_object(tree, head, message)
@@ -520,7 +525,7 @@ class StoreRepo:
         """Make the user's index match HEAD for these paths (memtui's changes are never left staged)."""
         if not paths:
             return
-        spec = b"".join(os.fsencode(p) + b"\0" for p in paths)
+        spec = _nul_separated(paths)
         self.git(*_RESET_PATHS, input=spec)
 
     def marker_commit(self, message: str) -> str:
