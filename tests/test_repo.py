@@ -69,3 +69,27 @@ def test_history_is_parsed_in_one_place_from_real_git_output(tmp_path: Path) -> 
     dates = dates_from_log(out, repo.work_tree, top / "memory")
     assert set(dates.first) == {"feedback_a.md", "MEMORY.md"} and dates.source == "git"
     assert dates.last == repo.file_dates().last
+
+
+def test_an_archive_undone_or_restored_keeps_the_day_its_memory_was_written(tmp_path: Path) -> None:
+    """Putting a memory back is not writing it: it must not turn fresh and read as the newer of a pair."""
+    import datetime as dt
+
+    from memtui import ops
+
+    top = tmp_path / "project"
+    write_files(top, {"memory/feedback_a.md": memory("a"), "memory/MEMORY.md": "- [a](feedback_a.md) — a\n"})
+    written = dt.date(2025, 3, 4)
+    init_repo(top, when=written)
+    store = top / "memory"
+
+    ops.archive(store, "feedback_a.md", reason="retired")
+    ops.undo(store)
+    assert open_repo(detect_layout(store)).file_dates().last["feedback_a.md"] == written
+
+    ops.archive(store, "feedback_a.md", reason="retired again")
+    archived = next(
+        p for p in open_repo(detect_layout(store)).file_dates().last if p.endswith("feedback_a.md") and "/" in p
+    )
+    ops.restore(store, Path(archived).name)
+    assert open_repo(detect_layout(store)).file_dates().last["feedback_a.md"] == written

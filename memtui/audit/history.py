@@ -17,8 +17,11 @@ from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, parse_trailers,
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 """The `git log -z` format `events_from_log` reads: id, author date, author, message."""
-DATES_FORMAT = "--format=%x01%cs"
-"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, then the files."""
+DATES_FORMAT = "--format=%x01%cs%x02%(trailers:key=Memtui-Action,valueonly,separator=%x2C)"
+"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day and memtui's action, then
+the files."""
+MOVES = frozenset({"archive", "restore", "undo", "redo"})
+"""memtui actions that put back or move a file without writing new content: they do not make it newer."""
 
 
 @dataclass(frozen=True)
@@ -108,10 +111,16 @@ def events_from_log(raw: str, paths: Sequence[str] = ()) -> list[Event]:
 
 def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
     """First and last commit day of each file from `git log -z DATES_FORMAT --name-only` output, as paths
-    relative to the store's `root`."""
+    relative to the store's `root`.
+
+    A memory's last day is the last commit that wrote it, not memtui moving it: an archive undone or restored
+    today keeps the day its content was written, so it stays as old (and as stale) as it was.
+    """
     first: dict[str, dt.date] = {}
     last: dict[str, dt.date] = {}
+    moved: dict[str, dt.date] = {}
     current: dt.date | None = None
+    is_move = False
     for item in out.split(b"\0"):
         item = item.strip(b"\n")
         if not item:
@@ -119,14 +128,17 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
         if item.startswith(b"\x01"):
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
+            is_move = head[12:].strip().decode(errors="replace") in MOVES
             item = rest.strip(b"\n")
             if not item:
                 continue
         if current is None:
             continue
         rel = Path(os.path.relpath(work_tree / os.fsdecode(item), root)).as_posix()
-        last.setdefault(rel, current)
+        (moved if is_move else last).setdefault(rel, current)
         first[rel] = current
+    for rel, day in moved.items():
+        last.setdefault(rel, day)  # only ever moved by memtui: the move is all git knows
     return FileDates(first=first, last=last, source="git")
 
 
