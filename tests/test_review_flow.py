@@ -611,3 +611,46 @@ def test_a_persons_own_decision_is_not_news_from_the_agent(tmp_path: Path) -> No
     assert new_cards() == ["b.md"]  # uncommitted agent write
     ops.verify(store, "a.md")  # records the agent's write first, then the person's verify
     assert new_cards() == ["b.md"]
+
+
+async def test_a_secret_card_shows_the_key_redacted_never_in_clear(demo: Path) -> None:
+    """README: secrets are shown redacted; the card's text and the preview must not print the key."""
+    from textual.widgets import Markdown
+
+    from memtui.analysis.secrets import scan
+
+    holder = next(p for p in sorted(demo.glob("*.md")) if scan(p.read_text(encoding="utf-8")))
+    key = next(w for w in holder.read_text(encoding="utf-8").split() if w.startswith(("sk-", "AKIA", "ghp_")))
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, holder.name)
+        await settle(app, pilot)
+        preview = app.screen.query_one("#preview-body", Markdown).source
+        assert key not in preview and key[:4] + "…" in preview
+        screen = await open_review(app, pilot)
+        from memtui.tui.review_card import groups
+
+        number = [g for g, _ in groups(screen.left())].index("secrets") + 1
+        await pilot.press(str(number))
+        await settle(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "secret"
+        shown = str(screen.query_one("#single-text").render())
+        assert key not in shown and key[:4] + "…" in shown
+
+
+async def test_the_header_never_counts_a_negative_number_of_new_writes(tmp_path: Path) -> None:
+    """A bulk card counts each of its memories as a finding; it is no agent write taken away."""
+    top = tmp_path / "proj"
+    names = [f"feedback_rule_{i}" for i in range(6)]
+    files = {f"memory/{n}.md": memory(n, body=f"Always do thing {i} the same way.") for i, n in enumerate(names)}
+    files["memory/MEMORY.md"] = "".join(f"- [{n}]({n}.md) — {n}\n" for n in names)
+    write_files(top, files)
+    init_repo(top)
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert any(c.is_bulk for c in app.cards)
+        header = str(app.screen.query_one("#header").render())
+        assert "findings to review" in header and "new write" not in header

@@ -173,7 +173,7 @@ def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -
                     FindingKind.SECRET,
                     ERROR,
                     (m.path,),
-                    f"{m.path}:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                    f"{m.path}:{hit.line}: possible {hit.label} ({hit.preview})",
                     line=hit.line,
                     cue=hit.label,
                 )
@@ -185,7 +185,7 @@ def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -
                     FindingKind.SECRET,
                     ERROR,
                     ("MEMORY.md",),
-                    f"MEMORY.md:{hit.line}: looks like a {hit.label} ({hit.preview})",
+                    f"MEMORY.md:{hit.line}: possible {hit.label} ({hit.preview})",
                     line=hit.line,
                     cue=hit.label,
                 )

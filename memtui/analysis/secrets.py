@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from dataclasses import dataclass
 
 from memtui.analysis.text import Corpus
@@ -156,9 +157,29 @@ def suspects(texts: list[str]) -> set[int]:
 
 def scan(text: str) -> list[SecretHit]:
     """Every suspected secret in a text, one per span."""
-    hits: list[SecretHit] = []
+    return [SecretHit(label, number, redact(line[start:end])) for label, number, line, start, end in _found(text)]
+
+
+def redacted(text: str) -> str:
+    """The text with every suspected secret replaced by its redacted preview, for showing on screen."""
+    spans: dict[int, list[tuple[int, int]]] = {}
+    for _, number, _, start, end in _found(text):
+        spans.setdefault(number, []).append((start, end))
+    if not spans:
+        return text
+    lines = text.splitlines(keepends=True)
+    for number, found in spans.items():
+        line = lines[number - 1]
+        for start, end in sorted(found, reverse=True):
+            line = line[:start] + redact(line[start:end]) + line[end:]
+        lines[number - 1] = line
+    return "".join(lines)
+
+
+def _found(text: str) -> Iterator[tuple[str, int, str, int, int]]:
+    """(label, line number, line, start, end) of every suspected secret, one per span."""
     if not _may_hold_secret(text):
-        return hits  # the common case: nothing secret-shaped anywhere
+        return  # the common case: nothing secret-shaped anywhere
     for number, line in enumerate(text.splitlines(), 1):
         if not _may_hold_secret(line):
             continue
@@ -174,8 +195,7 @@ def scan(text: str) -> list[SecretHit]:
                 if label == "long base64 string" and value.count("/") > 2:
                     continue  # a path, not a key
                 taken.append(span)
-                hits.append(SecretHit(label, number, redact(value)))
-    return hits
+                yield label, number, line, span[0], span[1]
 
 
 def _looks_like_digest(line: str, value: str) -> bool:

@@ -10,6 +10,7 @@ from textual.containers import VerticalScroll
 from textual.content import Content
 from textual.widgets import Markdown, Static
 
+from memtui.analysis.secrets import redacted
 from memtui.core import frontmatter
 from memtui.core.model import Memory
 from memtui.review import undone_commits
@@ -48,7 +49,7 @@ class Preview(VerticalScroll):
             history.update("")
             return
         fields.update(fields_of(memory, ws))
-        await body.update(render.clean(memory.body if not memory.is_malformed else memory.text or ""))
+        await body.update(render.clean(redacted(memory.body if not memory.is_malformed else memory.text or "")))
         found = ws.findings_for(memory.path)
         if found:
             findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))

@@ -10,6 +10,7 @@ from collections.abc import Sequence
 from textual.content import Content
 
 from memtui.analysis.lexicon import CHANGE_CUES, NEGATIONS, ZH_NEGATIONS
+from memtui.analysis.secrets import redacted
 from memtui.core.freshness import Freshness
 from memtui.review import GROUPS, Card
 from memtui.tui import render
@@ -51,8 +52,8 @@ def claim_span(text: str, claim: str) -> tuple[int, int] | None:
 
 def highlight(text: str, shared: Sequence[str], claim: str = "") -> Content:
     """The memory's text with the cue marked (shared terms, negations and change words, dates and numbers)
-    and, on a pair, the claim the finding rests on."""
-    content = render.plain(text)
+    and, on a pair, the claim the finding rests on. A suspected secret is shown redacted, never in clear."""
+    content = render.plain(redacted(text))
     low = content.plain.casefold()
     spans: list[tuple[int, int]] = []
     for term in shared:

@@ -10,6 +10,7 @@ from textual.content import Content
 from textual.widgets import Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
+from memtui.analysis.secrets import redacted
 from memtui.review import Card, finding_count
 from memtui.tui import render
 from memtui.tui.review_card import claim_row, group_bar, highlight, why
@@ -103,7 +104,7 @@ class ReviewDrawing(ReviewCursor):
         else:
             sides.display, single.display, bulk.display = False, True, False
             if card.kind == "new" and card.diff:
-                text = render.diff(card.diff)
+                text = render.diff(redacted(card.diff))
             else:
                 m = self.memory(card.paths[0]) if card.paths else None
                 text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
