@@ -767,7 +767,7 @@ def _several(memories: list[Memory]) -> str:
 
 def _count_text(cards: list[Card]) -> str:
     findings = finding_count(cards)
-    new = len(cards) - findings
+    new = sum(c.kind == "new" for c in cards)  # a bulk card counts each memory as a finding
     text = f"{findings} finding{'s' if findings != 1 else ''} to review"
     return text + (f" · {new} new write{'s' if new != 1 else ''}" if new else "")
 
