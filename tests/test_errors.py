@@ -89,6 +89,13 @@ def test_cli_prints_title_for_a_secret(store: Path) -> None:
     assert "feedback_a.md" in out.stderr
 
 
+def test_a_bad_date_is_named_by_the_option_that_gave_it(store: Path) -> None:
+    out = run("fix-date", str(store), "feedback_a.md", "--date", "2026-13-40")
+    assert out.returncode == 2 and "--date '2026-13-40'" in out.stderr and "--today" not in out.stderr
+    out = run("check", str(store), "--today", "yesterday")
+    assert out.returncode == 2 and "--today 'yesterday'" in out.stderr
+
+
 def test_cli_prints_title_for_a_busy_store(store: Path) -> None:
     layout = detect_layout(store)
     repo = open_repo(layout)

@@ -32,13 +32,13 @@ class UsageError(MemtuiError):
     exit_code = EXIT_USAGE
 
 
-def _today(value: str | None) -> dt.date:
+def _today(value: str | None, option: str = "--today") -> dt.date:
     if not value:
         return dt.date.today()
     try:
         return dt.date.fromisoformat(value)
     except ValueError:
-        raise UsageError(f"--today {value!r}: expected a date like 2026-11-30") from None
+        raise UsageError(f"{option} {value!r}: expected a date like 2026-11-30") from None
 
 
 def _store_path(value: str | None) -> Path:
@@ -286,7 +286,7 @@ def cmd_fix_date(args: argparse.Namespace) -> int:
     from memtui import ops
 
     store = _store_path(args.store)
-    date = _today(args.date) if args.date else None
+    date = _today(args.date, "--date") if args.date else None
     return _print_result(ops.fix_date(store, _file_arg(store, args.file), phrase=args.phrase, date=date))
 
 
