@@ -155,3 +155,21 @@ def test_the_real_fix_date_refuses_a_recurring_day(tmp_path: Path) -> None:
     )
     assert out.returncode == 1 and "no relative date" in out.stderr
     assert git(store.parent, "rev-parse", "HEAD") == head
+
+
+@pytest.mark.parametrize(
+    "line",
+    [
+        "- 周末 / 节假日不 append, 严格按 `wind_calendar.csv` 来",  # weekends and holidays in general
+        "周末和节假日不发版",
+        '`<enddate>` 永远 = "今天", 所以 `[-1]` 永远 NaN',  # the word named, in quotes
+        'The column is literally "tomorrow" in the export',
+    ],
+)
+def test_kinds_of_day_and_quoted_words_are_not_relative_dates(line: str) -> None:
+    assert dates.find_relative_dates(line, dt.date(2026, 7, 20)) == []
+
+
+def test_a_weekend_meant_once_is_still_a_relative_date() -> None:
+    hits = dates.find_relative_dates("周末前完成部署", dt.date(2026, 7, 20))
+    assert [(h.phrase, h.span) for h in hits] == [("周末", (dt.date(2026, 7, 25), dt.date(2026, 7, 26)))]

@@ -248,12 +248,32 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
                 _recurs(clean, ends, m.start(), m.end()) or _TIME_OF_DAY_PLURAL.match(clean, m.end())
             ):
                 continue  # "weekly handover on Monday", "on Monday mornings"
+            if _quoted(clean, m.start("phrase"), m.end("phrase")):
+                continue  # 'the field is "today"' names the word, it dates nothing
             found.append(_hit(m.group("phrase"), number, _resolve_en(m, anchor) if anchor else None))
         for m in _ZH.finditer(clean):
             if clean[max(0, m.start() - 1) : m.start()] in ("每", "各"):
                 continue
+            if _quoted(clean, m.start(), m.end()) or (m.group("phrase") == "周末" and _kind_of_day(clean, m)):
+                continue  # "周末 / 节假日不 append" is a kind of day, not one weekend
             found.append(_hit(m.group("phrase"), number, _resolve_zh(m, anchor) if anchor else None))
     return found
+
+
+_QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』"}
+_DAY_KINDS = re.compile(r"节假日|假日|工作日|交易日|休息日|节日")
+
+
+def _quoted(line: str, start: int, end: int) -> bool:
+    """The phrase alone between quotes: a word named, not a day meant."""
+    opening = line[start - 1 : start] if start else ""
+    return bool(opening) and opening in _QUOTES and line[end : end + 1] == _QUOTES[opening]
+
+
+def _kind_of_day(line: str, m: re.Match[str]) -> bool:
+    """周末 listed beside other kinds of day (节假日, 工作日) or with a list mark: weekends in general."""
+    near = line[max(0, m.start() - 3) : m.end() + 3]
+    return _DAY_KINDS.search(line) is not None or re.search(r"[/、]|和|或|及|与", near) is not None
 
 
 def _recurs(line: str, ends: list[int], start: int, end: int) -> bool:
