@@ -85,3 +85,21 @@ def test_a_restored_rule_is_no_longer_listed_as_revoked(tmp_path: Path) -> None:
     assert run("restore", str(top / "memory"), "a.md").returncode == 0
     events = json.loads(run("history", str(top / "memory"), "--revoked", "--json").stdout)
     assert [e["memory"] for e in events] == ["memory/b.md"]
+
+
+def test_the_path_history_prints_is_accepted_back_by_history_archive_and_restore(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n", "memory/a.md": memory("a")})
+    init_repo(top)
+    store = str(top / "memory")
+    out = run("archive", store, "memory/a.md", "--reason", "retired")
+    assert out.returncode == 0, out.stderr
+    printed = json.loads(run("history", store, "--json").stdout)[0]["memory"]
+    assert printed == "memory/a.md"
+    assert "retired" in run("history", store, printed).stdout
+    archived = next(p for p in top.rglob("a.md*") if p != top / "memory" / "a.md")
+    out = run("restore", store, archived.relative_to(top).as_posix())  # as git names it
+    assert out.returncode == 0, out.stderr
+    assert (top / "memory" / "a.md").exists()
+    refused = run("archive", store, "../p/other/a.md", "--reason", "x")
+    assert refused.returncode != 0 and "Traceback" not in refused.stderr

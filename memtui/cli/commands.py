@@ -11,6 +11,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import os
 import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -65,13 +66,26 @@ def _heal(store: Path) -> None:
 
 
 def _file_arg(store: Path, value: str) -> str:
-    """Accept FILE relative to the store, or a path (relative to here) that lies inside it."""
+    """Accept FILE relative to the store, a path (relative to here) that lies inside it, or the path
+    `history` prints (relative to the repository, `memory/x.md`)."""
     from memtui.core.store import detect_layout
 
     layout = detect_layout(store)
+    if (layout.root / value).exists():
+        return value
     candidate = Path(value).expanduser()
-    if candidate.exists() and not (layout.root / value).exists():
+    if candidate.exists():
         return layout.rel(candidate.resolve())
+    root = layout.root.resolve()
+    if not Path(value).is_absolute():
+        for above in root.parents:
+            within = Path(os.path.normpath(above / value))
+            if within.exists() and within.resolve() != root:
+                return layout.rel(within.resolve())
+            if within.is_relative_to(root) and within != root and (above / ".git").exists():
+                return within.relative_to(root).as_posix()  # a memory gone from disk, named in history
+            if (above / ".git").exists():
+                break  # the repository's top: history's paths start here
     return value
 
 
