@@ -103,3 +103,24 @@ def test_the_path_history_prints_is_accepted_back_by_history_archive_and_restore
     assert (top / "memory" / "a.md").exists()
     refused = run("archive", store, "../p/other/a.md", "--reason", "x")
     assert refused.returncode != 0 and "Traceback" not in refused.stderr
+
+
+def test_history_text_names_every_memory_of_a_decision_and_marks_what_was_undone(tmp_path: Path) -> None:
+    top = tmp_path / "p"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/b.md": memory("b"),
+        },
+    )
+    init_repo(top)
+    store = str(top / "memory")
+    assert run("verify", store, "a.md", "b.md").returncode == 0
+    assert run("archive", store, "a.md", "--reason", "old").returncode == 0
+    assert run("undo", store).returncode == 0
+    lines = run("history", store).stdout.splitlines()
+    assert lines[0].split()[1] == "undo"
+    assert "archive (undone)" in lines[1] and "— old" in lines[1]
+    assert "verify" in lines[2] and "memory/a.md, memory/b.md" in lines[2] and "(undone)" not in lines[2]

@@ -329,7 +329,7 @@ def cmd_history(args: argparse.Namespace) -> int:
     """`memtui history STORE [FILE] [--revoked] [--json]`."""
     from memtui.audit.repo import open_repo
     from memtui.core.store import detect_layout
-    from memtui.review import revoked_only
+    from memtui.review import revoked_only, undone_commits
 
     store = _store_path(args.store)
     layout = detect_layout(store)
@@ -352,8 +352,11 @@ def cmd_history(args: argparse.Namespace) -> int:
         return EXIT_OK
     if not events:
         print("no memtui events" + (" for that memory" if args.file else ""))
+    undone = undone_commits(repo.history()) if events else set()
     for e in events:
-        line = f"{e.date[:10]}  {e.action:11} {_safe(e.memory)}"
+        action = e.action + (" (undone)" if e.commit in undone else "")
+        names = ", ".join(e.memories[:3]) + (f", … {len(e.memories) - 3} more" if len(e.memories) > 3 else "")
+        line = f"{e.date[:10]}  {action:16} {_safe(names or e.memory)}"
         if e.superseded_by:
             line += f"  → {_safe(e.superseded_by)}"
         if e.reason:
