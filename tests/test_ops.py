@@ -253,6 +253,27 @@ def test_verify_stamps_last_verified_and_fix_date(project: Path) -> None:
     assert '"tomorrow" → 2026-03-05' in head_trailers(project)["Memtui-Reason"][0]
 
 
+def test_verify_refuses_an_expired_memory_and_verifies_none_of_a_batch(project: Path) -> None:
+    """Verifying cannot make an expired memory current: the badge would stay `expired` while the review
+    counted it decided."""
+    store = store_of(project)
+    (store / "project_freeze.md").write_text(
+        memory(
+            "project_freeze",
+            "project",
+            expires_at="2026-07-14",
+            body="Freeze.\n\n**Why:** QA\n\n**How to apply:** wait",
+        )
+    )
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "agent")
+    before = git(project, "rev-parse", "HEAD")
+    with pytest.raises(ops.OpError, match="expired on 2026-07-14"):
+        ops.verify_many(store, ["user_tea.md", "project_freeze.md"], today=DAY)
+    assert git(project, "rev-parse", "HEAD") == before and "last_verified" not in (store / "user_tea.md").read_text()
+    ops.verify(store, "project_freeze.md", today=dt.date(2026, 7, 14))  # on the day itself it still holds
+
+
 def test_restore_is_the_reverse_of_archive(project: Path) -> None:
     store = store_of(project)
     original = (store / "user_tea.md").read_bytes()

@@ -10,6 +10,7 @@ from pathlib import Path
 from memtui.analysis import dates as reldates
 from memtui.audit.repo import message
 from memtui.core import frontmatter
+from memtui.core.freshness import to_date
 from memtui.core.model import Memory
 from memtui.ops.index_edit import encode_like
 from memtui.ops.merging import bump_change_dates, validate_text, with_final_newline
@@ -109,6 +110,12 @@ def _verified(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Me
     if not memory.has_frontmatter:
         raise OpError(
             f"{memory.path} has no front matter; memtui does not add one (Claude Code's rule) — edit it instead"
+        )
+    expires = to_date(memory.field_value("expires_at"))
+    if expires is not None and expires < txn.today:
+        raise OpError(
+            f"{memory.path} expired on {expires.isoformat()} (expires_at); verifying would not make it current — "
+            "edit its expires_at if it still holds, or archive it"
         )
     under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
     base_text, dropped = _drop_shadowed_duplicates(memory.text, "last_verified")
