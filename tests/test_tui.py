@@ -293,6 +293,31 @@ async def test_the_agent_keeps_writing_and_the_app_reloads(demo: Path) -> None:
         assert any("changed on disk" in n.message for n in said(app))
 
 
+async def test_memtuis_own_decisions_are_not_reported_as_the_disk_changing(demo: Path) -> None:
+    """The watcher polls fast here; a verify and an archive from the review are memtui's own writes."""
+    from memtui.tui.review import ReviewScreen
+
+    app = make_app(demo, watch_interval=0.05)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "user_role.md")
+        await pilot.press("v")
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ReviewScreen)
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press(*"retired in test", "enter")
+        await settle(app, pilot)
+        for _ in range(10):  # several polls after the writes
+            await pilot.pause(0.05)
+        await settle(app, pilot)
+        actions = git(demo.parent, "log", "--format=%s")
+        assert "memtui: verify" in actions and "memtui: archive" in actions
+        assert not any("changed on disk" in n.message for n in said(app))
+
+
 async def test_asks_to_reload_while_a_read_runs_make_one_more_read_not_a_pile(demo: Path) -> None:
     """An agent writing in a loop asks for many reloads: one read runs at a time and one follows it, on the
     store as it is after the last write (a thread per ask made a burst of 25 take minutes under load)."""

@@ -113,6 +113,8 @@ class MemtuiApp(App[None]):
         self.editor_runner = editor_runner or self._run_editor_suspended
         self.watch_interval = watch_interval
         self._signature: tuple[tuple[str, int, int], ...] = ()
+        self._deciding = 0  # decisions being written by a worker now
+        self._deciding_lock = threading.Lock()
         self._notes_said: set[str] = set()
         self._theme_errors: list[str] = []
         self._welcomed = False
@@ -341,7 +343,7 @@ class MemtuiApp(App[None]):
             sig = signature(self.store_path)
         except Exception:  # a folder that vanished is noticed by the next load, which says so
             return
-        if self._signature and sig != self._signature:
+        if self._signature and sig != self._signature and not self._deciding:
             self._signature = sig
             self.post_message(ThreadSaid(lambda: self.reload("disk")))
 
@@ -354,7 +356,15 @@ class MemtuiApp(App[None]):
 
     @work(thread=True, exclusive=False, group="ops", exit_on_error=False, description="Writing")
     def _run_decision(self, request: Decide, allow_secret: bool) -> None:
-        outcome = run(request.label, request.operation, allow_secret=allow_secret, today=self.today)
+        with self._deciding_lock:
+            self._deciding += 1  # the watcher keeps still: memtui's own write is not the disk changing
+        try:
+            outcome = run(request.label, request.operation, allow_secret=allow_secret, today=self.today)
+            # every file as it is now is read again below or by the reload that follows (agent writes included)
+            self._signature = _signature_or(self.store_path, self._signature)
+        finally:
+            with self._deciding_lock:
+                self._deciding -= 1
         ws, cards = None, None
         if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
@@ -501,3 +511,11 @@ def _describe(exc: BaseException) -> str:
 def _user_theme_dir() -> Path:
     base = os.environ.get("XDG_CONFIG_HOME") or str(Path.home() / ".config")
     return Path(base) / "memtui" / "themes"
+
+
+def _signature_or(store: Path, known: tuple[tuple[str, int, int], ...]) -> tuple[tuple[str, int, int], ...]:
+    """The store's signature now, or the one known if the folder cannot be read (the next load says why)."""
+    try:
+        return signature(store)
+    except Exception:
+        return known
