@@ -337,6 +337,29 @@ async def test_review_help_and_footer_show_only_this_screens_keys(demo: Path) ->
         assert "Keep both" in app.screen.text and "Skip" in app.screen.text and "focus User" not in app.screen.text
 
 
+async def test_the_review_help_scrolls_to_its_last_key_at_80_by_24(demo: Path) -> None:
+    """README: the help works at 80x24; a list taller than the terminal scrolls with end and the arrows."""
+    from textual.containers import VerticalScroll
+
+    app = make_app(demo)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("question_mark")
+        await settle(app, pilot)
+        assert isinstance(app.screen, HelpScreen)
+        scroll = app.screen.query_one("#help-scroll", VerticalScroll)
+        assert scroll.max_scroll_y > 0 and scroll.scroll_y == 0  # taller than the terminal
+        await pilot.press("end")
+        await settle(app, pilot)
+        assert scroll.scroll_y == scroll.max_scroll_y
+        await pilot.press("up")
+        await settle(app, pilot)
+        assert scroll.scroll_y == scroll.max_scroll_y - 1
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, HelpScreen)
+
+
 async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:

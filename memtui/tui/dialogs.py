@@ -337,7 +337,12 @@ class HelpScreen(ModalScreen[None]):
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(plain(self._title), classes="dialog-title")
-            yield Static(plain(self.text), id="help-text")
+            with VerticalScroll(id="help-scroll"):
+                yield Static(plain(self.text), id="help-text")
+
+    def on_mount(self) -> None:
+        # focused, the list scrolls with the arrows, page keys, home and end on a terminal too short for it
+        self.query_one("#help-scroll", VerticalScroll).focus()
 
     def action_close(self) -> None:
         """Close the help."""
