@@ -360,6 +360,33 @@ async def test_the_review_help_scrolls_to_its_last_key_at_80_by_24(demo: Path) -
         assert not isinstance(app.screen, HelpScreen)
 
 
+async def test_an_undone_archive_puts_the_cards_it_closed_back_in_their_own_groups(demo: Path) -> None:
+    """Archiving a pair's older memory closes its stale card too; undo puts that card back among the stale
+    ones, not behind the pair, where the next skip would jump over every other stale card."""
+    from itertools import groupby
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        while screen.current() is not None and "project_stripe_migration.md" not in screen.current().paths:  # type: ignore[union-attr]
+            await pilot.press("s")
+        card = screen.current()
+        assert card is not None and card.group == "pairs"
+        stale_before = [c.paths for c in screen.cards if c.group == "stale"]
+        assert ("project_stripe_migration.md",) in stale_before
+        await pilot.press("a")
+        await settle(app, pilot)
+        await pilot.press(*"replaced by the owner change", "enter")
+        await settle(app, pilot)
+        assert ("project_stripe_migration.md",) not in [c.paths for c in screen.cards if c.group == "stale"]
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert screen.current() is not None and screen.current().paths == card.paths  # type: ignore[union-attr]
+        runs = [group for group, _ in groupby(c.group for c in screen.cards)]
+        assert len(runs) == len(set(runs)), runs
+        assert sorted(c.paths for c in screen.cards if c.group == "stale") == sorted(stale_before)
+
+
 async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:

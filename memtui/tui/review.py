@@ -20,7 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, SelectionList, Static
 
 from memtui import claude_settings, ops
-from memtui.review import Card, current_card, held_back_cards
+from memtui.review import GROUPS, Card, current_card, held_back_cards
 from memtui.tui.decisions import Operation, Outcome, undo_own
 from memtui.tui.dialogs import HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
@@ -320,8 +320,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             at = self.cards.index(last.card) if last.card in self.cards else min(self.index, len(self.cards))
             if last.card is not None and last.card not in self.cards:
                 self.cards.insert(at, last.card)
-            back = [c for c in last.pruned if c not in self.cards]
-            self.cards[at + int(last.closes) : at + int(last.closes)] = back
+            for card in (c for c in last.pruned if c not in self.cards):
+                # back into its own group, not after the undone card: a stale card put back right behind a
+                # pair made the next skip jump over the whole stale group
+                rank = GROUPS.index(card.group)
+                slot = max((i + 1 for i, c in enumerate(self.cards) if GROUPS.index(c.group) <= rank), default=0)
+                self.cards.insert(slot, card)
+                at += slot <= at
             self.index = at
             self._follow_store()
             self.index = self._next_open(self.index)
