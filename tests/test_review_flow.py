@@ -387,6 +387,20 @@ async def test_an_undone_archive_puts_the_cards_it_closed_back_in_their_own_grou
         assert sorted(c.paths for c in screen.cards if c.group == "stale") == sorted(stale_before)
 
 
+async def test_a_card_about_a_missing_file_offers_no_key_that_would_only_refuse(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        while screen.current() is not None and screen.current().kind != "broken-link":  # type: ignore[union-attr]
+            await pilot.press("s")
+        assert screen.current() is not None
+        keys = screen.active_bindings
+        assert not {k: keys[k].binding.action for k in {"a", "v", "e", "space"} & set(keys)} and "s" in keys
+        while screen.current() is not None and screen.current().kind != "stale":  # type: ignore[union-attr]
+            await pilot.press("p")
+        assert {"a", "v", "e"} <= set(screen.active_bindings)
+
+
 async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:

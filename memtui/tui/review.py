@@ -174,6 +174,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return True
         if card is None:
             return False
+        if action in ("archive_older", "approve", "edit", "mark") and not self._has_memory(card):
+            return False  # a link to a file that is gone (or a card about MEMORY.md): nothing to act on
         if action in PAIR_ONLY:
             return self.is_pair(card)
         if action in SINGLE_ONLY or action == "mark":
@@ -183,6 +185,12 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if action == "fix_date":
             return card.kind == "relative-date"
         return True
+
+    def _has_memory(self, card: Card) -> bool:
+        """A card whose memory is there to archive, verify, edit or mark (pairs and list cards always are)."""
+        if self.is_pair(card) or card.is_bulk or card.kind == "new":
+            return True
+        return bool(card.paths) and self.memory(card.paths[0]) is not None
 
     @on(SelectionList.SelectionHighlighted, "#bulk-list")
     def _bulk_highlighted(self, event: SelectionList.SelectionHighlighted[str]) -> None:
