@@ -262,6 +262,7 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
 
 _QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』"}
 _DAY_KINDS = re.compile(r"节假日|假日|工作日|交易日|休息日|节日")
+_LIST_MARK = re.compile(r"[/、]|和|或|及|与")
 
 
 def _quoted(line: str, start: int, end: int) -> bool:
@@ -273,7 +274,7 @@ def _quoted(line: str, start: int, end: int) -> bool:
 def _kind_of_day(line: str, m: re.Match[str]) -> bool:
     """周末 listed beside other kinds of day (节假日, 工作日) or with a list mark: weekends in general."""
     near = line[max(0, m.start() - 3) : m.end() + 3]
-    return _DAY_KINDS.search(line) is not None or re.search(r"[/、]|和|或|及|与", near) is not None
+    return _DAY_KINDS.search(line) is not None or _LIST_MARK.search(near) is not None
 
 
 def _recurs(line: str, ends: list[int], start: int, end: int) -> bool:

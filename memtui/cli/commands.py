@@ -77,15 +77,14 @@ def _file_arg(store: Path, value: str) -> str:
     if candidate.exists():
         return layout.rel(candidate.resolve())
     root = layout.root.resolve()
-    if not Path(value).is_absolute():
-        for above in root.parents:
-            within = Path(os.path.normpath(above / value))
-            if within.exists() and within.resolve() != root:
-                return layout.rel(within.resolve())
-            if within.is_relative_to(root) and within != root and (above / ".git").exists():
-                return within.relative_to(root).as_posix()  # a memory gone from disk, named in history
-            if (above / ".git").exists():
-                break  # the repository's top: history's paths start here
+    top = next((folder for folder in root.parents if (folder / ".git").exists()), None)
+    if top is None or Path(value).is_absolute():
+        return value
+    within = Path(os.path.normpath(top / value))  # history's paths start at the repository's top
+    if within.exists():
+        return layout.rel(within.resolve())
+    if within.is_relative_to(root) and within != root:
+        return within.relative_to(root).as_posix()  # a memory gone from disk, still named in history
     return value
 
 

@@ -339,10 +339,7 @@ class MemtuiApp(App[None]):
     def _poll_disk(self) -> None:
         if self._quitting:
             return
-        try:
-            sig = signature(self.store_path)
-        except Exception:  # a folder that vanished is noticed by the next load, which says so
-            return
+        sig = _signature_or(self.store_path, self._signature)
         if self._signature and sig != self._signature and not self._deciding:
             self._signature = sig
             self.post_message(ThreadSaid(lambda: self.reload("disk")))
@@ -514,7 +511,8 @@ def _user_theme_dir() -> Path:
 
 
 def _signature_or(store: Path, known: tuple[tuple[str, int, int], ...]) -> tuple[tuple[str, int, int], ...]:
-    """The store's signature now, or the one known if the folder cannot be read (the next load says why)."""
+    """The store's signature now, or the one known if the folder cannot be read (a folder that vanished is
+    noticed by the next load, which says so)."""
     try:
         return signature(store)
     except Exception:
