@@ -45,6 +45,7 @@ FEATURES = (
     "claim_explicit_short",
     "exception",
     "moved_off_name",
+    "newer_change",
 )
 """What the model reads about a pair (all between 0 and 1)."""
 SHORT_CLAIMS = 8
@@ -139,6 +140,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         explicit * short,
         _exception(a, b),
         1.0 if "moved" in cmp.conflict else 0.0,
+        _newer_change(a, b) if short else 0.0,
     )
     return Evidence(
         features=x,
@@ -150,6 +152,25 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         linked=a.links_to(b) or b.links_to(a),
         same_reason=_same_reason(a, b, weights) if short else 0.0,
     )
+
+
+def _states_change(c: Claim) -> bool:
+    """The claim uses a change word that cannot also be read as a rule or a mechanism."""
+    return bool(set(c.change) - _NOT_A_CHANGE)
+
+
+def _newer_change(a: MemoryText, b: MemoryText) -> float:
+    """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a term with
+    the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
+    what is now. Only read for two short memories: in a long note a change word narrates its own story."""
+    if any(c.change for c in a.claims):
+        return 0.0
+    older = frozenset().union(*(c.tokens for c in a.claims))
+    return 1.0 if any(_states_change(c) and c.tokens & older for c in b.claims) else 0.0
+
+
+_NOT_A_CHANGE = frozenset({"instead", "instead of", "replaces"})
+"""Change cues that also state a rule or a mechanism ("use X instead", "a new capture replaces the oldest")."""
 
 
 def _same_reason(a: MemoryText, b: MemoryText, weights: Weights) -> float:
