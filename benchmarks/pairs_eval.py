@@ -5,9 +5,9 @@ Usage: python benchmarks/pairs_eval.py [PAIRS.jsonl] [--cross] [--verbose]
 Each pair is judged alone in its own store (two memories, the background table standing in for the rest),
 as the acceptance test does. With `--cross` the model and the background table are fitted on one source and
 scored on the other, both directions (dev -> dev2 and dev2 -> dev; the real revocations are in both training
-sets), and the revocations are scored by a model fitted on the pairs alone: the honest figures. It also pools both sets
-and scores each fifth by a model fitted on the rest, the estimate the short-memory threshold is chosen on. Without it, the shipped model scores the given file (default: both dev sets), which
-is in-sample.
+sets), and the revocations are scored by a model fitted on the pairs alone: the honest figures. It also pools
+both sets and scores each fifth by a model fitted on the rest: the estimate the short-memory threshold is chosen
+on. Without it, the shipped model scores the given file (default: both dev sets), which is in-sample.
 """
 
 from __future__ import annotations
