@@ -234,8 +234,8 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
     )
     b = memory(
         "b",
-        description="Existing XML screens stay XML",
-        body="Existing XML screens stay XML; new screens still use Jetpack Compose.",
+        description="Screens are reviewed by design",
+        body="New screens are reviewed by the design team before merge.",
         updated="2026-02-01",
     )
     store = make_store({"a.md": a, "b.md": b}, in_git=True)
