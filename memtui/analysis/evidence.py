@@ -163,10 +163,11 @@ def _newer_change(a: MemoryText, b: MemoryText) -> float:
     """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a term with
     the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
     what is now. Only read for two short memories: in a long note a change word narrates its own story."""
-    if any(c.change for c in a.claims):
+    changes = [c for c in b.claims if _states_change(c)]
+    if not changes or any(c.change for c in a.claims):
         return 0.0
     older = frozenset().union(*(c.tokens for c in a.claims))
-    return 1.0 if any(_states_change(c) and c.tokens & older for c in b.claims) else 0.0
+    return 1.0 if any(c.tokens & older for c in changes) else 0.0
 
 
 _NOT_A_CHANGE = frozenset({"instead", "instead of", "replaces"})
