@@ -117,3 +117,13 @@ def test_two_notes_one_linking_the_other_are_never_duplicates(make_store) -> Non
         "once a week.", "once a week. See [[user_pet_python]]."
     )
     assert not _pairs(check_store(load_store(make_store(files)), TODAY))
+
+
+def test_every_change_cue_can_match_a_text_that_uses_it() -> None:
+    from memtui.analysis.cues import change_words
+    from memtui.analysis.lexicon import CHANGE_CUES
+
+    # a cue is looked up by its first word, whole: a stem ("decommission") never matched "decommissioned"
+    for cue in CHANGE_CUES:
+        assert cue in change_words(f"the old host {cue} last week"), cue
+    assert "decommissioned" in change_words("the bastion is decommissioned")

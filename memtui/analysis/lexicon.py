@@ -280,7 +280,7 @@ CHANGE_CUES = (
     "actually",
     "not allowed",
     "used to",
-    "decommission",
+    "decommissioned",
     "was archived",
     "read-only",
     "returns 404",

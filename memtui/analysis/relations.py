@@ -59,8 +59,8 @@ FLAG_MIN_SHORT = 0.4
 """The same for two short memories: their claims are all the evidence there is, so the model's probability
 is better calibrated there than on long notes, where vocabulary shared by the project inflates it. Chosen on
 pooled 5-fold out-of-fold probabilities of pairs-dev and pairs-dev2 (`benchmarks/pairs_eval.py --cross`): from
-0.4 precision stops rising (0.87 at 0.35, 0.88 at 0.4 and at 0.45) while recall starts to fall (0.80, 0.80,
-0.78)."""
+0.4 precision stops rising (0.87 from 0.35, 0.88 from 0.4 and from 0.45) while recall starts to fall (0.81,
+0.80, 0.79)."""
 HOLD_MIN = 0.25
 """Weaker candidates down to this probability are held back: counted, and shown on request."""
 JUDGE_MIN = 0.15
