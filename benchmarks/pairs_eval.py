@@ -73,26 +73,30 @@ def evaluate(examples: Sequence[Example], model: Model, bg: Background, verbose:
 
 def pooled_folds(pairs: Sequence[Example], revs: Sequence[Example], k: int = 5) -> dict[str, object]:
     """The shipped recipe's best estimate on unseen pairs like these: both pair sets pooled, each fifth scored by
-    a model fitted on the other four (and the revocations), with the shown figures and, for the threshold of
-    two short memories, precision and recall of every pair scored from each probability on."""
-    bg = background_of(pairs)
+    a model and a background table fitted on the other four (the model with the revocations too). Returns the
+    shown figures; precision and recall from each probability on (every pair of these sets is two short
+    memories, so this is the curve the short-memory threshold is read from); and, per band of probability, how
+    often the label was right."""
     judged: list[tuple[Example, Relation | None]] = []
     for fold in range(k):
-        model = train([e for i, e in enumerate(pairs) if i % k != fold] + list(revs), bg)
+        fit_on = [e for i, e in enumerate(pairs) if i % k != fold]
+        bg = background_of(fit_on)
+        model = train(fit_on + list(revs), bg)
         for e in (e for i, e in enumerate(pairs) if i % k == fold):
             weights = Weights([e.older, e.newer], bg)
-            rel = (
-                classify(e.older, e.newer, weights, model)
-                if (0, 1) in candidate_pairs([e.older, e.newer], weights)
-                else None
-            )
-            judged.append((e, rel))
+            candidate = (0, 1) in candidate_pairs([e.older, e.newer], weights)
+            judged.append((e, classify(e.older, e.newer, weights, model) if candidate else None))
     positives = sum(e.gold in FLAG for e, _ in judged)
     sweep: dict[str, str] = {}
     for t in (0.25, 0.3, 0.35, 0.4, 0.45, 0.5):
         hits = [(e, r) for e, r in judged if r is not None and r.score >= t]
         tp = sum(e.gold in FLAG for e, _ in hits)
         sweep[f"from {t:.2f}"] = f"precision {tp / max(1, len(hits)):.3f} recall {tp / max(1, positives):.3f}"
+    bands: dict[str, str] = {}
+    for lo, hi in ((0.25, 0.4), (0.4, 0.5), (0.5, 0.6), (0.6, 0.7), (0.7, 0.8), (0.8, 0.9), (0.9, 1.01)):
+        band = [(e, r) for e, r in judged if r is not None and lo <= r.score < hi]
+        right = sum(r.kind == e.gold for e, r in band)
+        bands[f"{lo:.2f}-{min(hi, 1.0):.2f}"] = f"{right} of {len(band)} right"
     shown = [(e, r) for e, r in judged if r is not None and not r.held_back]
     tp = sum(e.gold in FLAG for e, _ in shown)
     return {
@@ -101,6 +105,7 @@ def pooled_folds(pairs: Sequence[Example], revs: Sequence[Example], k: int = 5) 
         "recall": round(tp / max(1, positives), 3),
         "label_right": round(sum(r.kind == e.gold for e, r in shown) / max(1, tp), 3),
         "every pair scored": sweep,
+        "label right by score": bands,
     }
 
 

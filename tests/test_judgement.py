@@ -15,7 +15,17 @@ from memtui.analysis.background import load_background
 from memtui.analysis.check import check_store
 from memtui.analysis.claims import changed_from, split_claims
 from memtui.analysis.model import CLASSES, load_model
-from memtui.analysis.relations import FEATURES, Weights, classify, prepare
+from memtui.analysis.relations import (
+    FEATURES,
+    STATED_CHANGE_RIGHT,
+    MemoryText,
+    Weights,
+    _stated_change,
+    allowed_labels,
+    classify,
+    evidence,
+    prepare,
+)
 from memtui.core.store import load_store
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -344,15 +354,13 @@ def test_the_training_script_reproduces_the_shipped_weights_exactly() -> None:
     assert "reproduced exactly" in out.stdout
 
 
-def _pair(older: tuple[str, str], newer: tuple[str, str]) -> tuple:  # type: ignore[type-arg]
+def _pair(older: tuple[str, str], newer: tuple[str, str]) -> tuple[MemoryText, MemoryText, Weights]:
     a = prepare("a.md", "a", older[0], older[1], "2026-01-01")
     b = prepare("b.md", "b", newer[0], newer[1], "2026-03-01")
     return a, b, Weights([a, b])
 
 
 def test_a_newer_memory_saying_what_changed_about_the_older_ones_subject_is_evidence() -> None:
-    from memtui.analysis.relations import evidence
-
     older = ("Application logs are in Kibana", "Search application logs in Kibana with the logs-app index pattern.")
     newer = (
         "Debug production with LogQL in Grafana",
@@ -370,24 +378,43 @@ def test_a_newer_memory_saying_what_changed_about_the_older_ones_subject_is_evid
     # "use X instead" states a rule, not a change
     instead = ("Debug production with LogQL", "Search logs with LogQL in Grafana instead of Kibana.")
     assert evidence(*_pair(older, instead)).features[i] == 0.0
+    # what the newer memory repeats word for word is agreement: its change claim must meet something else
+    repeated = (
+        "Kibana dashboards",
+        "Search application logs in Kibana with the logs-app index pattern. Dashboards moved to the ops folder.",
+    )
+    assert evidence(*_pair(older, repeated)).features[i] == 0.0
 
 
 def test_two_short_rules_for_different_scopes_are_never_duplicates() -> None:
-    from memtui.analysis.relations import allowed_labels, evidence
-
     older = ("Use Jetpack Compose for new screens", "Use Jetpack Compose for all new Android screens.")
     newer = ("Existing XML screens stay XML", "Existing XML screens stay XML; new screens still use Jetpack Compose.")
     ev = evidence(*_pair(older, newer))
     assert ev.short and ev.score.scope and allowed_labels(ev) == {"contradiction"}
+    staging = ("Staging deploys need no review", "Staging deploys go out without a review.")
+    production = ("Production deploys need two reviews", "Production deploys go out only after two reviews.")
+    ev = evidence(*_pair(staging, production))
+    assert ev.score.scope and "duplicate" not in allowed_labels(ev)
     same = ("Jetpack Compose for every new screen", "Every new Android screen is written in Jetpack Compose.")
     assert "duplicate" in allowed_labels(evidence(*_pair(older, same)))
 
 
 def test_a_claim_saying_it_changed_the_value_the_older_claim_states_is_a_contradiction() -> None:
-    from memtui.analysis.relations import STATED_CHANGE_RIGHT
-
-    older = ("Standup moved to 9:30", "The daily standup is at 10:00 in the Oslo room.")
+    older = ("Daily standup at 10:00", "The daily standup is at 10:00 in the Oslo room.")
     newer = ("Daily standup now at 9:30", "The daily standup moved to 9:30 in the Oslo room.")
-    rel = classify(*_pair(older, newer))
+    a, b, weights = _pair(older, newer)
+    assert _stated_change(evidence(a, b, weights))
+    rel = classify(a, b, weights)
     assert rel is not None and rel.kind == "contradiction" and rel.score >= STATED_CHANGE_RIGHT
     assert "10:00" in rel.older_claim and "9:30" in rel.newer_claim
+    # "replaces" describes a mechanism, and Korean and Japanese use Chinese change words as everyday words
+    backup = (
+        ("Nightly backups", "Nightly backups of the orders database run at 02:00 and are kept for 7 days."),
+        ("Backup rotation", "Each nightly backup of the orders database replaces the one from 7 days ago."),
+    )
+    meeting = (
+        ("定例会議", "定例会議は会議室Aで行う。"),
+        ("定例会議の延期", "定例会議を延期するときは会議室の予約を取り消す。"),
+    )
+    for pair in (backup, meeting):
+        assert not _stated_change(evidence(*_pair(*pair)))

@@ -123,7 +123,7 @@ def test_every_change_cue_can_match_a_text_that_uses_it() -> None:
     from memtui.analysis.cues import change_words
     from memtui.analysis.lexicon import CHANGE_CUES
 
-    # a cue is looked up by its first word, whole: a stem ("decommission") never matched "decommissioned"
+    # a cue is looked up by its first word, whole, so a stem ("decommission") never met "decommissioned"
     for cue in CHANGE_CUES:
         assert cue in change_words(f"the old host {cue} last week"), cue
     assert "decommissioned" in change_words("the bastion is decommissioned")

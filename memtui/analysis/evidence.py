@@ -111,6 +111,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         else 0.0
     )
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
+    ko_ja = tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule)
     x = (
         min(1.0, s.related),
         min(1.0, subj),
@@ -140,7 +141,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         explicit * short,
         _exception(a, b),
         1.0 if "moved" in cmp.conflict else 0.0,
-        _newer_change(a, b) if short else 0.0,
+        _newer_change(a, b) if short and not ko_ja else 0.0,
     )
     return Evidence(
         features=x,
@@ -148,13 +149,13 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         comparison=cmp,
         rules=rules,
         short=bool(short),
-        ko_ja=tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule),
+        ko_ja=ko_ja,
         linked=a.links_to(b) or b.links_to(a),
         same_reason=_same_reason(a, b, weights) if short else 0.0,
     )
 
 
-def _states_change(c: Claim) -> bool:
+def states_change(c: Claim) -> bool:
     """The claim uses a change word that cannot also be read as a rule or a mechanism."""
     return bool(set(c.change) - _NOT_A_CHANGE)
 
@@ -163,10 +164,12 @@ def _newer_change(a: MemoryText, b: MemoryText) -> float:
     """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a term with
     the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
     what is now. Only read for two short memories: in a long note a change word narrates its own story."""
-    changes = [c for c in b.claims if _states_change(c)]
+    changes = [c for c in b.claims if states_change(c)]
     if not changes or any(c.change for c in a.claims):
         return 0.0
-    older = frozenset().union(*(c.tokens for c in a.claims))
+    # what the newer memory repeats word for word is agreement, not what was
+    repeated = {c.norm for c in b.claims}
+    older = frozenset().union(*(c.tokens for c in a.claims if c.norm not in repeated))
     return 1.0 if any(c.tokens & older for c in changes) else 0.0
 
 
