@@ -164,8 +164,10 @@ def _newer_change(a: MemoryText, b: MemoryText) -> float:
     """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a term with
     the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
     what is now. Only read for two short memories: in a long note a change word narrates its own story."""
+    if a.says_change or not b.says_change:
+        return 0.0
     changes = [c for c in b.claims if states_change(c)]
-    if not changes or any(c.change for c in a.claims):
+    if not changes:
         return 0.0
     # what the newer memory repeats word for word is agreement, not what was
     repeated = {c.norm for c in b.claims}

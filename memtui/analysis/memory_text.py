@@ -130,6 +130,11 @@ class MemoryText:
         return cues.change_words(self.folded)
 
     @cached_property
+    def says_change(self) -> bool:
+        """It uses a change word anywhere, its reason and how-to included."""
+        return bool(cues.change_words(tx.fold(self.description + " " + self.body)))
+
+    @cached_property
     def scope(self) -> tuple[str, ...]:
         """Scope phrases it uses ("only", "still", 仍然)."""
         return cues.scope_phrases(self.folded)
