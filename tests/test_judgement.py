@@ -386,6 +386,20 @@ def test_a_newer_memory_saying_what_changed_about_the_older_ones_subject_is_evid
     assert evidence(*_pair(older, repeated)).features[i] == 0.0
 
 
+def test_the_term_a_change_claim_shares_with_the_older_memory_must_be_rare_in_the_store() -> None:
+    older = ("Releases are tagged in the tracker", "Tag every release in the tracker before the deploy.")
+    newer = ("Sprint board on Linear", "The team moved the sprint board from the tracker to Linear.")
+    a, b, alone = _pair(older, newer)
+    i = FEATURES.index("newer_change")
+    assert evidence(a, b, alone).features[i] == 1.0
+    # in a store where most memories mention the tracker, sharing it ties the two no more than sharing "the"
+    filler = [
+        prepare(f"f{n}.md", f"f{n}", f"Tracker note {n}", f"The tracker holds ticket {n} for component {n}.")
+        for n in range(60)
+    ]
+    assert evidence(a, b, Weights([a, b, *filler])).features[i] == 0.0
+
+
 def test_two_short_rules_for_different_scopes_are_never_duplicates() -> None:
     older = ("Use Jetpack Compose for new screens", "Use Jetpack Compose for all new Android screens.")
     newer = ("Existing XML screens stay XML", "Existing XML screens stay XML; new screens still use Jetpack Compose.")

@@ -141,7 +141,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         explicit * short,
         _exception(a, b),
         1.0 if "moved" in cmp.conflict else 0.0,
-        _newer_change(a, b) if short and not ko_ja else 0.0,
+        _newer_change(a, b, weights) if short and not ko_ja else 0.0,
     )
     return Evidence(
         features=x,
@@ -160,9 +160,9 @@ def states_change(c: Claim) -> bool:
     return bool(set(c.change) - _NOT_A_CHANGE)
 
 
-def _newer_change(a: MemoryText, b: MemoryText) -> float:
-    """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a term with
-    the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
+def _newer_change(a: MemoryText, b: MemoryText, weights: Weights) -> float:
+    """The newer memory says something changed ("moved to", "no longer", 不再) in a claim that shares a rare term
+    with the older memory, and the older memory uses no change word at all: the older one states what was, the newer one
     what is now. Only read for two short memories: in a long note a change word narrates its own story."""
     if a.says_change or not b.says_change:
         return 0.0
@@ -172,7 +172,13 @@ def _newer_change(a: MemoryText, b: MemoryText) -> float:
     # what the newer memory repeats word for word is agreement, not what was
     repeated = {c.norm for c in b.claims}
     older = frozenset().union(*(c.tokens for c in a.claims if c.norm not in repeated))
-    return 1.0 if any(c.tokens & older for c in changes) else 0.0
+    return 1.0 if any(weights.idf(t) >= NEWER_CHANGE_IDF for c in changes for t in c.tokens & older) else 0.0
+
+
+NEWER_CHANGE_IDF = 4.5
+"""The change claim and the older memory must share a term this rare (in fewer than one memory in 55 of the
+store, the background table included): a shared "change", "full" or "30" ties two unrelated memories of a big
+store together, a shared "kibana" or "bastion" does not."""
 
 
 _NOT_A_CHANGE = frozenset({"instead", "instead of", "replaces"})
