@@ -8,6 +8,8 @@ from conftest import memory
 
 from memtui.analysis.check import check_store
 from memtui.analysis.claims import is_log
+from memtui.analysis.cues import change_words
+from memtui.analysis.lexicon import CHANGE_CUES
 from memtui.analysis.relations import Weights, prepare, score_pair
 from memtui.core.store import load_store
 
@@ -120,9 +122,6 @@ def test_two_notes_one_linking_the_other_are_never_duplicates(make_store) -> Non
 
 
 def test_every_change_cue_can_match_a_text_that_uses_it() -> None:
-    from memtui.analysis.cues import change_words
-    from memtui.analysis.lexicon import CHANGE_CUES
-
     # a cue is looked up by its first word, whole, so a stem ("decommission") never met "decommissioned"
     for cue in CHANGE_CUES:
         assert cue in change_words(f"the old host {cue} last week"), cue
