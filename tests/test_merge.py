@@ -185,3 +185,60 @@ def test_the_real_command_merges_into_b_as_b(tmp_path: Path) -> None:
     text = (store / "feedback_deploy_tooling.md").read_text()
     assert text.startswith("---\nname: feedback_deploy_tooling\ndescription: Deploy tooling rule\n")
     assert "merged_from: [feedback_deploy_bun.md]" in text and text.endswith("\n")
+
+
+NPM = memory(
+    "feedback_use_npm",
+    description="Install packages with npm",
+    updated="2026-03-02",
+    body="Use npm for installs and scripts in this repo; commit package-lock.json.",
+)
+BUN = memory(
+    "feedback_use_bun",
+    description="The repo switched to bun",
+    updated="2026-09-14",
+    body="The repo switched to bun; don't run npm install any more, it writes a stray package-lock.json.",
+)
+
+
+def _merge_command(store: Path, *files: str, into: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "memtui", "merge", str(store), *files, "--into", into],
+        capture_output=True,
+        text=True,
+        timeout=60,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+
+
+def test_merging_a_contradiction_as_it_is_says_the_merged_memory_keeps_both_sides(tmp_path: Path) -> None:
+    store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    out = _merge_command(store, "feedback_use_npm.md", "feedback_use_bun.md", into="feedback_use_bun.md")
+    assert out.returncode == 0, out.stderr
+    assert "note: feedback_use_npm.md and feedback_use_bun.md may conflict" in out.stdout
+    assert "keeps both; edit it" in out.stdout
+    # the merge itself is done as asked: one commit, both texts in the merged memory
+    merged = (store / "feedback_use_bun.md").read_text()
+    assert "Use npm for installs" in merged and "switched to bun" in merged
+    assert "merge" in git(store.parent, "log", "-1", "--format=%s")
+
+
+def test_merging_two_memories_that_agree_says_nothing_about_a_conflict(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    out = _merge_command(
+        store, "feedback_deploy_bun.md", "feedback_deploy_tooling.md", into="feedback_deploy_tooling.md"
+    )
+    assert out.returncode == 0, out.stderr
+    assert "may conflict" not in out.stdout
+
+
+def test_a_merge_with_the_persons_own_text_is_not_warned_about(tmp_path: Path) -> None:
+    store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    result = ops.merge(
+        store,
+        ["feedback_use_npm.md", "feedback_use_bun.md"],
+        into="feedback_use_bun.md",
+        text=BUN.replace("The repo switched to bun;", "Use bun, not npm;"),
+        today=DAY,
+    )
+    assert result.commit and not any("may conflict" in n for n in result.notes)

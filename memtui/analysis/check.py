@@ -5,12 +5,12 @@ from __future__ import annotations
 import datetime as dt
 import multiprocessing
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
 from memtui.analysis import lint
 from memtui.analysis.relations import MemoryText, find_relations, prepare
-from memtui.core.freshness import Freshness, assess, to_date
+from memtui.core.freshness import Freshness, assess, explicit_date, to_date
 from memtui.core.model import WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store, gc_paused
 
@@ -112,6 +112,19 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
                 )
             )
     return out
+
+
+def conflicts_among(memories: Sequence[Memory]) -> list[str]:
+    """What merging these memories as they are would paper over: each pair of them memtui would show as a
+    contradiction, in words for the person (a merged text keeps both sides)."""
+    readable = [m for m in memories if not m.is_malformed]
+    dates = {m.path: d for m in readable if (d := explicit_date(m)[0] or _created(m)) is not None}
+    return [
+        f"{f.paths[0]} and {f.paths[1]} may conflict ({f.cue}): the merged memory keeps both; edit it so it says "
+        "only what holds"
+        for f in relation_findings(readable, dates)
+        if f.kind == FindingKind.CONTRADICTION and not f.held_back
+    ]
 
 
 # Link targets are bounded (a memory's name is short): an unbounded run let `](](](…` cost quadratic time.

@@ -11,6 +11,7 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
+from memtui.analysis.check import conflicts_among
 from memtui.audit.repo import message
 from memtui.core import frontmatter
 from memtui.core.model import MEMORY_TYPES, Memory
@@ -136,6 +137,8 @@ def merge(
         if target.exists() and target not in paths:
             raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
         memories = [m for m, _ in loaded]
+        if text is None:
+            txn.notes.extend(conflicts_among(memories))
         merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
         merged_text = validate_text(merged_text, into_rel, require_type=any(m.type for m in memories))
         merged_text = with_final_newline(merged_text)
