@@ -8,6 +8,9 @@ Usage: python benchmarks/real_stores.py [--pairs] [--store NAME] [--revocations-
 - For every revocation of revocations.jsonl, the file as it was before the commit is put back beside the
   file as it was after it (both full texts, from the store's history.jsonl), alone in a store, and `check`
   runs: a revocation is *flagged* when the pair is found and *labelled* when it is called a contradiction.
+- The pairs of `real_pairs.json`, which readers judged need a person's decision, are looked up in each
+  store's check: shown, held back (with its score), or neither (below the held-back floor, or no conflicting
+  claims found). It is the recall the stores can give; the false pairs come from reading `--pairs`.
 The figures of the engine before issue 9 are printed beside today's (they were measured with this script).
 """
 
@@ -36,12 +39,17 @@ TODAY = dt.date(2026, 11, 30)
 BEFORE_ISSUE_9 = {"pairs": 145, "per_25": 7.05, "revocations_flagged": "81/92", "labelled_contradiction": "12/92"}
 
 
+JUDGED = Path(__file__).with_name("real_pairs.json")
+
+
 def _pairs(report) -> list:
     return [f for f in report.findings if f.kind in PAIR_KINDS]
 
 
-def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter]:
-    """Check every real store; print its flags per 25 memories (and the pairs). Returns totals."""
+def store_figures(show_pairs: bool, only: str | None, judged: Counter) -> tuple[int, int, Counter]:
+    """Check every real store; print its flags per 25 memories (and the pairs); count in `judged` what became of
+    the pairs of `real_pairs.json`. Returns totals."""
+    needed = json.loads(JUDGED.read_text(encoding="utf-8"))["pairs"]
     total_pairs = total_memories = 0
     kinds: Counter = Counter()
     for folder in sorted(p for p in STORES.iterdir() if (p / "store").is_dir()):
@@ -64,6 +72,7 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
             f"{folder.name:38} {len(live):4} memories  {len(pairs):3} pairs  {per25:4.1f}/25  held back {held:3}"
             f"  superseded-loaded {other['superseded-loaded']}"
         )
+        _look_up(folder.name, [*pairs, *getattr(report, "held_back", ())], needed, judged)
         if show_pairs:
             for f in [*pairs, *getattr(report, "held_back", ())]:
                 d = f.details
@@ -73,6 +82,17 @@ def store_figures(show_pairs: bool, only: str | None) -> tuple[int, int, Counter
                     if d.get(side):
                         print(f"        {side[:5]}: {d[side][:220]!r}")
     return total_pairs, total_memories, kinds
+
+
+def _look_up(store: str, found: list, needed: list[dict], judged: Counter) -> None:
+    """Print and count, for each pair of this store judged to need a decision, whether the check shows it."""
+    by_pair = {frozenset(f.paths): f for f in found}
+    for n in (n for n in needed if n["store"] == store):
+        f = by_pair.get(frozenset((n["a"], n["b"])))
+        state = "neither" if f is None else "held back" if getattr(f, "held_back", False) else "shown"
+        judged[state] += 1
+        score = f" {f.kind} {f.score:.2f}" if f is not None else ""
+        print(f"    needs a decision, {state}{score}: {n['a']} <-> {n['b']} ({n['found_by']})")
 
 
 def revocation_figures(show_misses: bool) -> tuple[int, int, int]:
@@ -110,8 +130,15 @@ def main() -> int:
     only = args[args.index("--store") + 1] if "--store" in args else None
     result: dict[str, object] = {}
     if "--revocations-only" not in args:
-        pairs, memories, kinds = store_figures("--pairs" in args, only)
+        judged: Counter = Counter()
+        pairs, memories, kinds = store_figures("--pairs" in args, only, judged)
         result.update(pairs=pairs, memories=memories, per_25=round(25 * pairs / max(1, memories), 2), kinds=dict(kinds))
+        result["judged to need a decision (real_pairs.json)"] = {
+            "pairs": sum(judged.values()),
+            "shown": judged["shown"],
+            "held back": judged["held back"],
+            "neither": judged["neither"],
+        }
     if not only:
         usable, flagged, labelled = revocation_figures("--misses" in args)
         result.update(
