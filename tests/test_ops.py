@@ -285,6 +285,19 @@ def test_restore_is_the_reverse_of_archive(project: Path) -> None:
     assert head_trailers(project)["Memtui-Action"] == ["restore"]
 
 
+def test_restoring_a_memory_already_back_in_the_store_says_so(project: Path) -> None:
+    store = store_of(project)
+    ops.archive(store, "user_tea.md", reason="stale", today=DAY)
+    ops.restore(store, "user_tea.md", today=DAY)
+    before = git(project, "rev-parse", "HEAD")
+    with pytest.raises(ops.PathRefused, match="user_tea.md is not archived: it is already in the store") as refused:
+        ops.restore(store, "user_tea.md", today=DAY)
+    assert refused.value.title == "Not archived"
+    assert git(project, "rev-parse", "HEAD") == before
+    with pytest.raises(ops.PathRefused, match="no such memory in the archive"):
+        ops.restore(store, "user_coffee.md", today=DAY)
+
+
 def test_second_undo_goes_further_back_instead_of_undoing_the_undo(project: Path) -> None:
     store = store_of(project)
     ops.verify(store, "user_tea.md", today=DAY)

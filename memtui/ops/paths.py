@@ -184,4 +184,9 @@ def archived_path(layout: StoreLayout, file: str) -> Path:
             continue
         if inside(path, layout.archive_dir):
             return path
+    live = layout.root / file
+    if live.is_file() and inside(live, layout.root) and not inside(live, layout.archive_dir):
+        raise PathRefused(
+            f"{file} is not archived: it is already in the store, nothing to restore", title="Not archived"
+        )
     raise PathRefused(f"{file}: no such memory in the archive {layout.archive_dir}")
