@@ -69,6 +69,10 @@ def main() -> int:
         live = [m for m in report.store.memories if m.is_active]
         pairs = [f for f in report.findings if f.kind in ("contradiction", "duplicate")]
         extra = [f for f in pairs if tuple(f.paths) not in PLANTED]
+        missing = [p for p in PLANTED if p not in {tuple(f.paths) for f in pairs}]
+        held = {tuple(f.paths): f.score for f in report.held_back}
+        for p in missing:
+            print(f"  planted, not shown: {p[0]} ↔ {p[1]}" + (f" (held back at {held[p]:.2f})" if p in held else ""))
         found = [f for f in pairs if tuple(f.paths) in PLANTED]
         print(
             json.dumps(

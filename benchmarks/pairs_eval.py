@@ -23,7 +23,7 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_judgement import Example, background_of, load_pairs, load_revocations, train  # noqa: E402
+from train_judgement import STORE_PAIRS, Example, background_of, in_store, load_pairs, load_revocations, train  # noqa: E402
 
 from memtui.analysis.background import Background, load_background  # noqa: E402
 from memtui.analysis.model import Model, load_model  # noqa: E402
@@ -80,41 +80,76 @@ def evaluate(examples: Sequence[Example], model: Model, bg: Background, verbose:
 
 def one_store(examples: Sequence[Example], model: Model) -> dict[str, int]:
     """Every memory of a pair set in one store, judged as `memtui check` would: the pairs shown within a labelled
-    pair (and how many of those need a decision), and those across two labelled pairs. Within one set subjects
-    rarely repeat, so most pairs across are false: what a big store of short, unrelated memories costs."""
+    pair (and how many of those need a decision), and those across two labelled pairs, split by what reading them
+    found (`scripts/store_pairs.jsonl`; a pair nobody read counts as false). The store pairs of the set scored
+    here were read, but the model scoring it never saw them: fitted on the other set."""
     within, across = _shown_in_one_store(examples, model)
     return {
         "memories": 2 * len(examples),
         "shown within a pair": len(within),
         "of those needing a decision": sum(e.gold in FLAG for e in within),
-        "shown across pairs": across,
+        "shown across pairs, needing a decision": sum(READ.get(pair) in FLAG for pair in across),
+        "shown across pairs, false": sum(READ.get(pair) not in FLAG for pair in across),
     }
 
 
 def stores_of_120(examples: Sequence[Example], model: Model, stores: int = 6) -> dict[str, list[int]]:
     """Stores like the acceptance's realistic one: 14 pairs needing a decision and 46 others of one set (seeded
-    draws), all 120 memories in one store. Per store: the 14 found, the other labelled pairs shown, and the pairs
-    shown across two labelled pairs (mostly false)."""
-    found, others, across = [], [], []
+    draws), all 120 memories in one store. Per store: the 14 found, the other labelled pairs shown, the pairs shown
+    across two labelled pairs, and the false ones among all of those (across pairs by `store_pairs.jsonl`)."""
+    found, others, across, false = [], [], [], []
     for seed in range(stores):
         draw = random.Random(seed)
         chosen = draw.sample([e for e in examples if e.gold in FLAG], 14)
         chosen += draw.sample([e for e in examples if e.gold not in FLAG], 46)
-        within, n_across = _shown_in_one_store(chosen, model)
+        within, shown_across = _shown_in_one_store(chosen, model)
         found.append(sum(e.gold in FLAG for e in within))
         others.append(sum(e.gold not in FLAG for e in within))
-        across.append(n_across)
-    return {"found of 14": found, "other labelled pairs shown": others, "shown across pairs": across}
+        across.append(len(shown_across))
+        false.append(others[-1] + sum(READ.get(pair) not in FLAG for pair in shown_across))
+    return {
+        "found of 14": found,
+        "other labelled pairs shown": others,
+        "shown across pairs": across,
+        "false (other labelled, and across pairs read as false or not read)": false,
+    }
 
 
-def _shown_in_one_store(examples: Sequence[Example], model: Model) -> tuple[list[Example], int]:
-    """The memories of some labelled pairs in one store: the labelled pairs shown as pairs, and how many shown
-    pairs join memories of two different labelled pairs."""
+def stores_of_singles(examples: Sequence[Example], model: Model, stores: int = 6) -> dict[str, list[int]]:
+    """The other shape of a realistic store: 14 pairs needing a decision among 92 single memories of the same set
+    (one of each of 92 other labelled pairs, seeded draws), 120 memories. Per store: the 14 found, and the other
+    pairs shown that reading found false or nobody read."""
+    found, false = [], []
+    for seed in range(stores):
+        draw = random.Random(seed)
+        planted = draw.sample([e for e in examples if e.gold in FLAG], 14)
+        singles = [draw.choice((e.older, e.newer)) for e in draw.sample([e for e in examples if e not in planted], 92)]
+        owner = {m.key: e for e in planted for m in (e.older, e.newer)}
+        docs = [m for e in planted for m in (e.older, e.newer)] + singles
+        shown = [r for r in find_relations(docs, model=model) if not r.held_back]
+        hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
+        found.append(len(hits))
+        false.append(sum(READ.get(frozenset((r.older, r.newer))) not in FLAG for r in shown if r not in hits))
+    return {"found of 14": found, "false": false}
+
+
+def _shown_in_one_store(examples: Sequence[Example], model: Model) -> tuple[list[Example], list[frozenset[str]]]:
+    """The memories of some labelled pairs in one store: the labelled pairs shown as pairs, and the shown pairs
+    that join memories of two different labelled pairs."""
     owner = {m.key: e for e in examples for m in (e.older, e.newer)}
     docs = [m for e in examples for m in (e.older, e.newer)]
     shown = [r for r in find_relations(docs, model=model) if not r.held_back]
     within = [owner[r.older] for r in shown if owner[r.older] is owner[r.newer]]
-    return within, len(shown) - len(within)
+    return within, [frozenset((r.older, r.newer)) for r in shown if owner[r.older] is not owner[r.newer]]
+
+
+def _read_store_pairs() -> dict[frozenset[str], str]:
+    rows = [json.loads(line) for line in STORE_PAIRS.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return {frozenset((r["older"], r["newer"])): r["label"] for r in rows}
+
+
+READ = _read_store_pairs()
+"""What reading found each store pair to be."""
 
 
 def pooled_folds(pairs: Sequence[Example], revs: Sequence[Example], k: int = 5) -> dict[str, object]:
@@ -166,12 +201,16 @@ def main() -> int:
         dev = load_pairs(SHARED / "pairs-dev" / "pairs.jsonl")
         dev2 = load_pairs(SHARED / "pairs-dev2" / "pairs.jsonl")
         revs = load_revocations(SHARED / "real-stores")
-        for name, fit_on, score_on in (("dev->dev2", dev, dev2), ("dev2->dev", dev2, dev)):
+        for name, fit_on, set_name, score_on in (
+            ("dev->dev2", dev, "pairs-dev", dev2),
+            ("dev2->dev", dev2, "pairs-dev2", dev),
+        ):
             bg = background_of(fit_on)
-            model = train(fit_on + revs, bg)
+            model = train(fit_on + revs, bg, in_store(fit_on, set_name))
             out[name] = evaluate(score_on, model, bg, verbose)
             out[f"{name}, all its memories in one store"] = one_store(score_on, model)
             out[f"{name}, six stores of 120 memories"] = stores_of_120(score_on, model)
+            out[f"{name}, six stores of 14 pairs among 92 single memories"] = stores_of_singles(score_on, model)
         out["pooled, 5-fold"] = pooled_folds(dev + dev2, revs)
         # the revocations scored by a model that never saw them (fitted on both pair sets only)
         bg = background_of(dev + dev2)

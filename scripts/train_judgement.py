@@ -4,7 +4,10 @@ Usage: python scripts/train_judgement.py [--check] [--shared PATH]
 
 Reads ../shared/corpus/pairs-dev and pairs-dev2 (labelled pairs) and the real revocations of
 ../shared/corpus/real-stores (each one a contradiction: the file before the commit against the file after it),
-judges every pair alone in its own store, as `memtui check` would, and fits `memtui.analysis.model.fit`.
+judges every pair alone in its own store, as `memtui check` would, and fits `memtui.analysis.model.fit`; then,
+from `store_pairs.jsonl` (pairs across two labelled pairs that the engine showed when all of a set's memories were
+in one store, labelled by reading them) and the labelled pairs judged in that store, fits the weights of the
+store features only.
 Writes memtui/analysis/data/background.json and judgement.json; `--check` only compares with the shipped
 files and exits 1 when they differ. Same data, same bytes. Both also measure how often the two rules that set a
 fixed probability were right, and exit 1 when `relations` states another rate.
@@ -15,7 +18,7 @@ from __future__ import annotations
 import json
 import sys
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -23,8 +26,10 @@ sys.path.insert(0, str(ROOT))
 
 from memtui.analysis import background as bgmod  # noqa: E402
 from memtui.analysis import relations  # noqa: E402
+from memtui.analysis.evidence import STORE_FEATURES  # noqa: E402
 from memtui.analysis.model import DATA, Model, fit, from_json  # noqa: E402
-from memtui.analysis.relations import FEATURES, MemoryText, Weights, evidence, prepare  # noqa: E402
+from memtui.analysis.pairs import partner_counts  # noqa: E402
+from memtui.analysis.relations import FEATURES, MemoryText, Weights, evidence, prepare, scored_candidates  # noqa: E402
 from memtui.core.frontmatter import FrontMatterError, parse  # noqa: E402
 
 SHARED = ROOT.parent / "shared" / "corpus"
@@ -42,7 +47,9 @@ class Example:
     lang: str
     gold: str
     store: str = ""
-    """For a revocation, the repository it comes from."""
+    """For a revocation, the repository it comes from; for a store pair, the pair set."""
+    context: tuple[MemoryText, ...] = field(default=(), compare=False, repr=False)
+    """The store the pair is judged in (empty: the pair alone, the background standing in for the rest)."""
 
 
 def _mem(key: str, m: dict) -> MemoryText:
@@ -121,14 +128,69 @@ def background_of(examples: Iterable[Example]) -> bgmod.Background:
     return bgmod.build(m.tokens for e in examples for m in (e.older, e.newer))
 
 
+STORE_PAIRS = Path(__file__).with_name("store_pairs.jsonl")
+"""Pairs of memories from two different labelled pairs of one set that the engine showed or held back when all
+of the set's memories were in one store, each labelled by reading it (`contradiction`, `duplicate`, `none`):
+what a dense store of short memories adds to what pairs alone teach. Ids only; the texts are the sets'."""
+
+
+def load_store_pairs(examples: Sequence[Example], pair_set: str, path: Path = STORE_PAIRS) -> list[Example]:
+    """The store pairs of one set (`pairs-dev` or `pairs-dev2`, whose `examples` these are), each judged in the
+    store of all the set's memories."""
+    memories = {m.key: m for e in examples for m in (e.older, e.newer)}
+    store = tuple(memories.values())
+    rows = [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+    return [
+        Example(
+            f"{r['older']}~{r['newer']}",
+            memories[r["older"]],
+            memories[r["newer"]],
+            r["label"],
+            "store",
+            r["label"],
+            pair_set,
+            store,
+        )
+        for r in rows
+        if r["set"] == pair_set
+    ]
+
+
 def features(examples: Sequence[Example], bg: bgmod.Background) -> list[tuple[float, ...]]:
-    """Each pair judged alone in its own store, the background standing in for the rest."""
-    return [evidence(e.older, e.newer, Weights([e.older, e.newer], bg)).features for e in examples]
+    """Each pair judged in its store: alone, the background standing in for the rest, or, for a store pair, among
+    all the memories of its set."""
+    weights: dict[int, Weights] = {}
+    out = []
+    for e in examples:
+        if e.context:
+            w = weights.get(id(e.context))
+            if w is None:
+                w = weights[id(e.context)] = Weights(e.context, bg)
+                w.partners = partner_counts(e.context, scored_candidates(e.context, w))
+        else:
+            w = Weights([e.older, e.newer], bg)
+        out.append(evidence(e.older, e.newer, w).features)
+    return out
 
 
-def train(examples: Sequence[Example], bg: bgmod.Background) -> Model:
-    """The model fitted on some pairs."""
-    return fit(features(examples, bg), [e.label for e in examples], FEATURES)
+def in_store(examples: Sequence[Example], pair_set: str) -> list[Example]:
+    """What a dense store teaches about one set: its store pairs, and its labelled pairs judged among all the
+    set's memories instead of alone."""
+    memories = tuple(m for e in examples for m in (e.older, e.newer))
+    placed = [replace(e, id=e.id + "@store", store=pair_set, context=memories) for e in examples]
+    return load_store_pairs(examples, pair_set) + placed
+
+
+def train(examples: Sequence[Example], bg: bgmod.Background, store_examples: Sequence[Example] = ()) -> Model:
+    """The model fitted on some pairs, in two steps: every weight from the pairs alone (where the store features
+    are zero, so they stay zero), then only the store features' weights from `store_examples`, judged in their
+    stores. A pair alone is judged exactly as the first step fitted it; in a big store the second step asks for
+    more, because there most candidates are strangers sharing a word."""
+    model = fit(features(examples, bg), [e.label for e in examples], FEATURES)
+    if not store_examples:
+        return model
+    rows = features(store_examples, bg)
+    return fit(rows, [e.label for e in store_examples], FEATURES, start=model, learn=STORE_FEATURES)
 
 
 def training_sets(shared: Path) -> tuple[list[Example], list[Example], list[Example]]:
@@ -144,7 +206,7 @@ def build_all(shared: Path) -> tuple[str, str]:
     """(background.json, judgement.json) as they ship."""
     dev, dev2, revs = training_sets(shared)
     bg = background_of(dev + dev2)
-    model = train(dev + dev2 + revs, bg)
+    model = train(dev + dev2 + revs, bg, in_store(dev, "pairs-dev") + in_store(dev2, "pairs-dev2"))
     return bgmod.to_json(bg), model.to_json()
 
 

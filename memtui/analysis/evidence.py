@@ -16,6 +16,11 @@ from memtui.analysis.lexicon import PERMISSIONS, PROHIBITIONS
 from memtui.analysis.memory_text import MemoryText
 from memtui.analysis.pairs import PairScore, Relation, Weights, rule_label, score_pair
 
+STORE_FEATURES = ("crowd", "crowd_weak_contradiction", "crowd_weak_duplicate", "crowd_unrelated")
+"""The features that are zero for a pair alone: how crowded the pair's neighbourhood in the store is
+(`Weights.crowd`), alone and times what a crowd makes cheap (a first-engine verdict on two weakly related
+memories; little relatedness). `scripts/train_judgement.py` fits their weights on pairs judged in dense stores,
+after every other weight is fitted on pairs alone."""
 FEATURES = (
     "related",
     "subject",
@@ -46,6 +51,7 @@ FEATURES = (
     "exception",
     "moved_off_name",
     "newer_change",
+    *STORE_FEATURES,
 )
 """What the model reads about a pair (all between 0 and 1)."""
 SHORT_CLAIMS = 8
@@ -111,6 +117,11 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         else 0.0
     )
     rules_c = 1.0 if rules is not None and rules.kind == "contradiction" else 0.0
+    rules_d = 1.0 if rules is not None and rules.kind == "duplicate" else 0.0
+    # in a crowded neighbourhood most candidates are strangers that share a word, so a first-engine verdict on
+    # two weakly related memories means less there
+    crowd = weights.crowd(a, b)
+    unrelated = 1.0 - min(1.0, s.related)
     ko_ja = tx.is_ko_ja(a.description + a.rule) or tx.is_ko_ja(b.description + b.rule)
     x = (
         min(1.0, s.related),
@@ -126,7 +137,7 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         conflict["antonym"],
         strong,
         rules_c,
-        1.0 if rules is not None and rules.kind == "duplicate" else 0.0,
+        rules_d,
         rules_c * short,
         1.0 if s.scope else 0.0,
         1.0 if "same-prohibition" in s.cues else 0.0,
@@ -142,6 +153,10 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
         _exception(a, b),
         1.0 if "moved" in cmp.conflict else 0.0,
         _newer_change(a, b, weights) if short and not ko_ja else 0.0,
+        crowd,
+        crowd * rules_c * unrelated,
+        crowd * rules_d * unrelated,
+        crowd * unrelated,
     )
     return Evidence(
         features=x,

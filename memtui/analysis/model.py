@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 import math
-from collections.abc import Sequence
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from pathlib import Path
@@ -55,13 +55,25 @@ def fit(
     steps: int = 600,
     rate: float = 1.5,
     l2: float = 0.002,
+    start: Model | None = None,
+    learn: Collection[str] | None = None,
 ) -> Model:
-    """Fit the regression by full-batch gradient descent with momentum; same input, same weights, bit for bit."""
+    """Fit the regression by full-batch gradient descent with momentum; same input, same weights, bit for bit.
+
+    With `start`, begin from its weights; with `learn`, change only the weights of those features (the biases and
+    every other weight stay as they start)."""
     d = len(features)
     n = len(rows) or 1
     classes = CLASSES[1:]
     w = {c: [0.0] * d for c in classes}
     b = {c: 0.0 for c in classes}
+    if start is not None:
+        for c in classes:
+            b[c] = start.bias[c]
+            for i, name in enumerate(features):
+                if name in start.features:
+                    w[c][i] = start.weights[c][start.features.index(name)]
+    free = [learn is None or name in learn for name in features]
     vw = {c: [0.0] * d for c in classes}
     vb = {c: 0.0 for c in classes}
     # most features of most pairs are zero: visiting only the others gives the same sums, several times faster
@@ -84,9 +96,12 @@ def fit(
                     for i, xi in x:
                         g[i] += err * xi
         for c in classes:
-            vb[c] = 0.9 * vb[c] - rate * gb[c] / n
-            b[c] += vb[c]
+            if learn is None:
+                vb[c] = 0.9 * vb[c] - rate * gb[c] / n
+                b[c] += vb[c]
             for i in range(d):
+                if not free[i]:
+                    continue
                 vw[c][i] = 0.9 * vw[c][i] - rate * (gw[c][i] / n + l2 * w[c][i])
                 w[c][i] += vw[c][i]
     return Model(

@@ -11,7 +11,7 @@ from __future__ import annotations
 import heapq
 import math
 from collections import Counter, defaultdict
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from itertools import chain, combinations, compress, repeat
 
@@ -57,6 +57,9 @@ class Weights:
             self.df.update(d.tokens)
         bg = load_background() if background is None else background
         n_store = len(docs)
+        self.partners: dict[str, int] = {}
+        """For each memory (by key), how many partners it is judged against in the store (`partner_counts`): set
+        by whoever scored the candidates; empty for a pair judged alone."""
         scale = max(0, BACKGROUND_DOCS - n_store) / bg.n if bg.n else 0.0
         n = n_store + scale * bg.n
         self.n = n
@@ -68,6 +71,14 @@ class Weights:
         }
         self._unseen = math.log((n + 1) / 0.5) + 0.5
         self._sums: dict[frozenset[str], float] = {}
+
+    def crowd(self, a: MemoryText, b: MemoryText) -> float:
+        """How crowded the two memories' neighbourhood is, 0 (one of them has no other candidate partner, or the
+        pair is judged alone) to 1 (both have 4 candidate partners or more): among many candidates, most are
+        strangers that share a word. The scale (full from 4 partners) was chosen among 2, 4 and 8 on the 120-memory stores of
+        `benchmarks/pairs_eval.py --cross`."""
+        fewer = min(self.partners.get(a.key, 1), self.partners.get(b.key, 1))
+        return min(1.0, math.log2(max(1, fewer)) / 2)
 
     def idf(self, token: str) -> float:
         """The weight of a token."""
@@ -124,6 +135,20 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
         for _, j in best:
             pairs.add((i, j) if i < j else (j, i))
     return pairs
+
+
+def partner_counts(docs: Sequence[MemoryText], scored: Mapping[tuple[int, int], PairScore]) -> dict[str, int]:
+    """How many partners each memory (by key) is judged against: candidates at least `PARTNER_RELATED` related."""
+    counts: Counter[str] = Counter()
+    for (i, j), s in scored.items():
+        if s.related >= PARTNER_RELATED:
+            counts[docs[i].key] += 1
+            counts[docs[j].key] += 1
+    return dict(counts)
+
+
+PARTNER_RELATED = 0.15
+"""Relatedness from which a candidate counts as a partner in `partner_counts` (the judgement's own floor)."""
 
 
 COUNTED_FROM = 1000

@@ -30,6 +30,7 @@ from memtui.analysis.pairs import (
     Weights,
     candidate_pairs,
     enough_shared,
+    partner_counts,
     rule_label,
     score_pair,
 )
@@ -205,7 +206,9 @@ def _cut(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
-def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None = None) -> Relation | None:
+def classify(
+    a: MemoryText, b: MemoryText, weights: Weights, model: Model | None = None, score: PairScore | None = None
+) -> Relation | None:
     """Label a pair `contradiction` or `duplicate` with the calibrated probability that the label is right.
 
     `b` should be the newer memory. Returns None below `HOLD_MIN`; between `HOLD_MIN` and `FLAG_MIN` the
@@ -216,7 +219,7 @@ def classify(a: MemoryText, b: MemoryText, weights: Weights, model: Model | None
     model = model or load_model()
     if model is None:
         return rule_label(a, b, weights)
-    s = score_pair(a, b, weights)
+    s = score or score_pair(a, b, weights)
     if s.related < JUDGE_MIN:
         return None
     ev = evidence(a, b, weights, s)
@@ -263,6 +266,18 @@ def _moves_away(a: MemoryText, b: MemoryText) -> bool:
     return bool(a_left & b.tokens) and not (b_left & a.tokens)
 
 
+def scored_candidates(docs: Sequence[MemoryText], weights: Weights) -> dict[tuple[int, int], PairScore]:
+    """The candidate pairs worth judging, each scored (`score_pair`) as (older, newer) by date, then key."""
+    out: dict[tuple[int, int], PairScore] = {}
+    for i, j in sorted(candidate_pairs(docs, weights)):
+        if not enough_shared(docs[i], docs[j]):
+            continue
+        if (docs[i].date, docs[i].key) > (docs[j].date, docs[j].key):
+            i, j = j, i
+        out[(i, j)] = score_pair(docs[i], docs[j], weights)
+    return out
+
+
 def find_relations(
     docs: Sequence[MemoryText], background: Background | None = None, model: Model | None = None
 ) -> list[Relation]:
@@ -270,17 +285,15 @@ def find_relations(
     `model` defaults to the shipped one."""
     weights = Weights(docs, background)
     out: list[Relation] = []
-    for i, j in candidate_pairs(docs, weights):
+    scored = scored_candidates(docs, weights)
+    weights.partners = partner_counts(docs, scored)
+    for (i, j), s in scored.items():
         a, b = docs[i], docs[j]
-        if not enough_shared(a, b):
-            continue
-        if (a.date, a.key) > (b.date, b.key):
-            a, b = b, a
-        if a.date == b.date and (
+        # same day (or no dates): the memory that says it changed something is the newer
+        swap = a.date == b.date and (
             _moves_away(a, b) or (moves_off(b, a, weights) is not None and moves_off(a, b, weights) is None)
-        ):
-            a, b = b, a  # same day (or no dates): the memory that says it changed something is the newer
-        rel = classify(a, b, weights, model)
+        )
+        rel = classify(b, a, weights, model) if swap else classify(a, b, weights, model, s)
         if rel is not None:
             out.append(rel)
     out.sort(key=lambda r: (-r.score, r.older, r.newer))
