@@ -60,7 +60,7 @@ FLAG_MIN_SHORT = 0.4
 """The same for two short memories: their claims are all the evidence there is, so the model's probability
 is better calibrated there than on long notes, where vocabulary shared by the project inflates it. Read off the
 pooled 5-fold out-of-fold curve of pairs-dev and pairs-dev2 (`benchmarks/pairs_eval.py --cross`): precision
-0.86, 0.88, 0.88, 0.89 from 0.35, 0.4, 0.45, 0.5, recall 0.80, 0.80, 0.79, 0.78; 0.4 is where precision stops
+0.86, 0.88, 0.88, 0.88 from 0.35, 0.4, 0.45, 0.5, recall 0.80, 0.80, 0.79, 0.78; 0.4 is where precision stops
 gaining more than recall loses."""
 HOLD_MIN = 0.25
 """Weaker candidates down to this probability are held back: counted, and shown on request."""
