@@ -174,11 +174,18 @@ def features(examples: Sequence[Example], bg: bgmod.Background) -> list[tuple[fl
 
 
 def in_store(examples: Sequence[Example], pair_set: str) -> list[Example]:
-    """What a dense store teaches about one set: its store pairs, and its labelled pairs judged among all the
-    set's memories instead of alone."""
-    memories = tuple(m for e in examples for m in (e.older, e.newer))
-    placed = [replace(e, id=e.id + "@store", store=pair_set, context=memories) for e in examples]
-    return load_store_pairs(examples, pair_set) + placed
+    """What a dense store teaches about one set: its store pairs, and those of its labelled pairs that are judged
+    at all among all the set's memories (a candidate pair there), each judged in that store."""
+    read = load_store_pairs(examples, pair_set)
+    memories = read[0].context if read else tuple(m for e in examples for m in (e.older, e.newer))
+    index = {m.key: i for i, m in enumerate(memories)}
+    judged = {frozenset(pair) for pair in scored_candidates(memories, Weights(memories))}
+    placed = [
+        replace(e, id=e.id + "@store", store=pair_set, context=memories)
+        for e in examples
+        if frozenset((index[e.older.key], index[e.newer.key])) in judged
+    ]
+    return read + placed
 
 
 def train(examples: Sequence[Example], bg: bgmod.Background, store_examples: Sequence[Example] = ()) -> Model:

@@ -9,7 +9,7 @@ from dataclasses import replace
 from memtui.analysis.claims import changed_from
 from memtui.analysis.evidence import STORE_FEATURES
 from memtui.analysis.model import CLASSES, Model, fit, load_model
-from memtui.analysis.pairs import partner_counts
+from memtui.analysis.pairs import PARTNER_RELATED, partner_counts
 from memtui.analysis.relations import (
     FEATURES,
     MemoryText,
@@ -163,6 +163,17 @@ def test_a_pair_alone_is_no_crowd_and_reads_no_store_feature() -> None:
     assert all(features[f] == 0.0 for f in STORE_FEATURES)
 
 
+def test_a_superseded_memory_is_nobodys_partner() -> None:
+    docs = _team()
+    old = _memory("alerts_old", "SUPERSEDED: P2 alerts went to the pager", "SUPERSEDED by alerts_p2. P2 alerts paged.")
+    with_old = [*docs, old]
+    scored = scored_candidates(with_old, Weights(with_old))
+    assert old.superseded
+    last = len(with_old) - 1
+    assert any(last in pair and s.related >= PARTNER_RELATED for pair, s in scored.items())  # it is a candidate
+    assert old.key not in partner_counts(with_old, scored)
+
+
 def test_partners_are_the_candidates_a_memory_is_judged_against() -> None:
     docs = _team()
     partners = partner_counts(docs, scored_candidates(docs, Weights(docs)))
@@ -216,3 +227,6 @@ def test_dont_any_more_leaves_its_object_behind() -> None:
     assert changed_from("Don't use Jest anymore, use Vitest.") == {"jest"}
     assert changed_from("We do not need a VPN any more.") == {"vpn"}
     assert changed_from("Don't run the tests on Friday.") == frozenset()
+    # "any more than" and "any more often" compare; they say nothing changed
+    assert changed_from("Don't use mocks any more than you must.") == frozenset()
+    assert changed_from("Don't call the status API any more often than once a minute.") == frozenset()

@@ -41,7 +41,7 @@ _CHANGED_FROM = re.compile(
     r"从\s*([^，。；、\s]{1,12}?)\s*(?:改为|改成|改用|换成|换到|迁到|迁移到|切到|切换到)|"
     r"\bno longer\s+(?:use[sd]?\s+|uses?\s+|on\s+|with\s+)?([^\s,;:.]{1,64})|不再(?:用|使用|采用|依赖)\s*([^，。；、\s]{1,8})|"
     r"\bstop(?:ped)? using\s+([^\s,;:.]{1,64}(?:\s+[^\s,;:.]{1,64})?)|"
-    r"\b(?:don'?t|do not|doesn'?t|does not)\s+(?:use|run|call|install|need)\s+(?:the\s+|an?\s+)?([^\s,;:.]{1,64})[^.;:]{0,40}?\bany ?more\b|"
+    r"\b(?:don'?t|do not|doesn'?t|does not)\s+(?:use|run|call|install|need)\s+(?:the\s+|an?\s+)?([^\s,;:.]{1,64})[^.;:]{0,40}?\bany ?more\b(?!\s+(?:than|often))|"
     r"([^\s,;:.]{1,64})\s+(?:is|was|has been|got)\s+(?:retired|deprecated|decommissioned|shut down|sunset|dropped)\b|"
     r"([^\s，。；、]{1,8}?)\s*(?:已|已经)?(?:停用|下线|废弃)",
     re.IGNORECASE,

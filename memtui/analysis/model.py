@@ -1,7 +1,8 @@
 """The learned decision: a multinomial logistic regression over a pair's evidence, readable and in plain Python.
 
 Weights ship in `data/judgement.json`, written by `scripts/train_judgement.py`; `fit` is deterministic (full
-batch gradient descent from zeros, fixed steps, weights rounded), so retraining reproduces the file exactly.
+batch gradient descent from zeros or from a given model, fixed steps, weights rounded), so retraining reproduces
+the file exactly.
 Each weight reads as "how much this piece of evidence moves the odds of the label against `none`".
 """
 

@@ -73,10 +73,10 @@ class Weights:
         self._sums: dict[frozenset[str], float] = {}
 
     def crowd(self, a: MemoryText, b: MemoryText) -> float:
-        """How crowded the two memories' neighbourhood is, 0 (one of them has no other candidate partner, or the
-        pair is judged alone) to 1 (both have 4 candidate partners or more): among many candidates, most are
-        strangers that share a word. The scale (full from 4 partners) was chosen among 2, 4 and 8 on the 120-memory stores of
-        `benchmarks/pairs_eval.py --cross`."""
+        """How crowded the two memories' neighbourhood is, 0 (one of them has no other partner, or the pair is
+        judged alone) to 1 (both have 4 partners or more, `partner_counts`): among many candidates, most are
+        strangers that share a word. The scale (full from 4 partners) was chosen among 2, 4 and 8 on the
+        120-memory stores of `benchmarks/pairs_eval.py --cross`."""
         fewer = min(self.partners.get(a.key, 1), self.partners.get(b.key, 1))
         return min(1.0, math.log2(max(1, fewer)) / 2)
 
@@ -137,18 +137,19 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
     return pairs
 
 
+PARTNER_RELATED = 0.15
+"""Relatedness from which a candidate is judged at all (`relations.JUDGE_MIN`), and counts as a partner."""
+
+
 def partner_counts(docs: Sequence[MemoryText], scored: Mapping[tuple[int, int], PairScore]) -> dict[str, int]:
-    """How many partners each memory (by key) is judged against: candidates at least `PARTNER_RELATED` related."""
+    """How many partners each memory (by key) is judged against: candidates at least `PARTNER_RELATED` related,
+    neither of them saying it is superseded (those are never judged)."""
     counts: Counter[str] = Counter()
     for (i, j), s in scored.items():
-        if s.related >= PARTNER_RELATED:
+        if s.related >= PARTNER_RELATED and not (docs[i].superseded or docs[j].superseded):
             counts[docs[i].key] += 1
             counts[docs[j].key] += 1
     return dict(counts)
-
-
-PARTNER_RELATED = 0.15
-"""Relatedness from which a candidate counts as a partner in `partner_counts` (the judgement's own floor)."""
 
 
 COUNTED_FROM = 1000

@@ -25,6 +25,7 @@ from memtui.analysis.evidence import FEATURES, Evidence, evidence, moves_off, st
 from memtui.analysis.memory_text import MemoryText, prepare
 from memtui.analysis.model import Model, load_model
 from memtui.analysis.pairs import (
+    PARTNER_RELATED,
     PairScore,
     Relation,
     Weights,
@@ -64,7 +65,7 @@ pooled 5-fold out-of-fold curve of pairs-dev and pairs-dev2 (`benchmarks/pairs_e
 gaining more than recall loses."""
 HOLD_MIN = 0.25
 """Weaker candidates down to this probability are held back: counted, and shown on request."""
-JUDGE_MIN = 0.15
+JUDGE_MIN = PARTNER_RELATED
 """Document relatedness below which a candidate is not judged claim by claim (no pair of the training data
 below 0.2 is shown; this only saves the claim alignment on the many weak candidates of a big store)."""
 STATED_CHANGE_RIGHT = 0.89
@@ -211,8 +212,9 @@ def classify(
 ) -> Relation | None:
     """Label a pair `contradiction` or `duplicate` with the calibrated probability that the label is right.
 
-    `b` should be the newer memory. Returns None below `HOLD_MIN`; between `HOLD_MIN` and `FLAG_MIN` the
-    relation is returned with `held_back` set.
+    `b` should be the newer memory; `score`, when given, is `score_pair(a, b, weights)` in that order (the cues
+    read which one is newer). Returns None below `HOLD_MIN`; between `HOLD_MIN` and `FLAG_MIN` the relation is
+    returned with `held_back` set.
     """
     if a.superseded or b.superseded:
         return None
