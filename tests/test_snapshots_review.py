@@ -1,16 +1,20 @@
 """SVG snapshots of review cards at the smallest supported terminal (80×24) and a large one (160×48).
 
-At 80×24 no key is lost: the footer is compact and starts with `?`, whose help lists every key of the review.
+At 80×24 no key is lost: the card's keys are a key line that wraps (the footer would cut them), and `?` lists
+every key of the review.
 Update the pictures with `pytest tests/test_snapshots_review.py --snapshot-update`.
 """
 
 from __future__ import annotations
 
+import html
+import re
 from pathlib import Path
 
 import pytest
 from test_snapshots import _svg, demo_fixed, svg_snapshot  # noqa: F401  (fixtures)
 from test_tui import TODAY, settle
+from textual.binding import Binding
 from textual.widgets import Footer
 
 from memtui.tui.app import MemtuiApp
@@ -54,11 +58,38 @@ async def test_no_key_is_lost_at_80x24(demo_fixed: Path) -> None:  # noqa: F811
         await settle(app, pilot)
         screen = app.screen
         assert isinstance(screen, ReviewScreen)
-        assert screen.query_one(Footer).compact
-        footer = app.export_screenshot().split("Help", 1)
-        assert len(footer) == 2, "the footer shows ? Help even at 80 columns"
+        # the footer would cut the card's keys at the right edge: a key line that wraps stands in for it
+        assert screen.has_class("-narrow") and not screen.query_one(Footer).display
+        assert screen.query_one("#review-keys").display
+        shown = _screen_lines(app.export_screenshot())
+        bottom = " ".join(shown[-3:])
+        live = [b for b in screen.live_bindings() if isinstance(b, Binding)]
+        assert len(live) >= 10
+        for b in live:
+            assert b.description.lower()[1:] in bottom, f"{b.key} {b.description} is on the screen at 80 columns"
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert isinstance(app.screen, HelpScreen)
         for b in described(ReviewScreen.BINDINGS):
             assert b.description in app.screen.text
+
+
+async def test_a_wide_review_keeps_its_footer(demo_fixed: Path) -> None:  # noqa: F811
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=(160, 48)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert not screen.has_class("-narrow") and screen.query_one(Footer).display
+        assert not screen.query_one("#review-keys").display
+
+
+def _screen_lines(svg: str) -> list[str]:
+    """The text of an SVG screenshot, one string per terminal row (its text runs joined left to right)."""
+    rows: dict[float, list[tuple[float, str]]] = {}
+    for m in re.finditer(r'<text[^>]*?x="([\d.]+)" y="([\d.]+)"[^>]*>([^<]*)</text>', svg):
+        text = html.unescape(m.group(3)).replace("\xa0", " ")
+        rows.setdefault(float(m.group(2)), []).append((float(m.group(1)), text))
+    return ["".join(t for _, t in sorted(rows[y])) for y in sorted(rows)]

@@ -12,7 +12,7 @@ from dataclasses import replace
 from pathlib import Path
 from typing import cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -28,6 +28,7 @@ from memtui.tui.review_cursor import Decision
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
+from memtui.tui.widgets import KeyLine
 from memtui.workspace import Workspace, agent_sessions
 
 PAIR_ONLY = frozenset({"archive_newer", "merge", "keep_both"})
@@ -140,10 +141,25 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         with VerticalScroll(id="card-summary"):
             yield Static(id="summary-text")
         yield Footer(compact=True)
+        yield KeyLine([], id="review-keys")
+
+    NARROW = 130
+    """Narrower than this, the keys of the card are a key line that wraps instead of a footer that cuts them."""
 
     def on_mount(self) -> None:
         self.show_card()
         self._read_context()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self.set_class(event.size.width < self.NARROW, "-narrow")
+
+    def live_bindings(self) -> list[BindingType]:
+        """The keys shown for the card under the cursor, in the footer's order."""
+        return [b for b in self.BINDINGS if isinstance(b, Binding) and b.show and self.check_action(b.action, ())]
+
+    def show_keys(self) -> None:
+        """Redraw the narrow terminal's key line for the card under the cursor."""
+        self.query_one("#review-keys", KeyLine).show_keys(self.live_bindings())
 
     @work(
         thread=True,

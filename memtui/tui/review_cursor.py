@@ -62,6 +62,8 @@ class ReviewCursor(_Base):
 
         def show_card(self) -> None: ...
 
+        def show_keys(self) -> None: ...
+
         def _ask(
             self,
             label: str,

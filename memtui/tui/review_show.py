@@ -31,6 +31,7 @@ class ReviewDrawing(ReviewCursor):
             return  # the person left while a decision was being written; its outcome still reached the app
         card = self.current()
         self.refresh_bindings()
+        self.show_keys()
         sides = self.query_one("#card-sides")
         single = self.query_one("#card-single")
         bulk = self.query_one("#card-bulk")

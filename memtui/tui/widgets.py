@@ -6,7 +6,9 @@ from collections.abc import Callable
 
 from textual.binding import Binding, BindingType
 from textual.content import Content
-from textual.widgets import DataTable, Static
+from textual.geometry import Size
+from textual.widget import Widget
+from textual.widgets import DataTable
 
 from memtui.core.model import Memory
 from memtui.tui.render import NAME_WIDTH
@@ -21,29 +23,63 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
 )
 
 
-_KEYS = {"question_mark": "?", "slash": "/"}
+_KEYS = {"question_mark": "?", "slash": "/", "escape": "esc"}
 
 
-class KeyLine(Static):
-    """The footer of a narrow terminal: every shown key on one line, the key letter marked inside its word
-    (`a̲rchive`, `H̲istory`), so no key is lost at 80 columns."""
+class KeyLine(Widget):
+    """The footer of a narrow terminal: every shown key, the key letter marked inside its word (`a̲rchive`,
+    `H̲istory`), on as many lines as the keys need, broken between keys only, so no key is lost at 80 columns."""
 
     def __init__(self, bindings: list[BindingType], *, id: str | None = None) -> None:
-        super().__init__(key_line(bindings), id=id)
+        super().__init__(id=id)
+        self.keys = key_items(bindings)
+
+    def show_keys(self, bindings: list[BindingType]) -> None:
+        """Show these keys instead."""
+        self.keys = key_items(bindings)
+        self.refresh(layout=True)
+
+    def render(self) -> Content:
+        return Content("\n").join(self._lines(self.content_size.width))
+
+    def get_content_height(self, container: Size, viewport: Size, width: int) -> int:
+        return len(self._lines(width))
+
+    def _lines(self, width: int) -> list[Content]:
+        lines: list[list[Content]] = [[]]
+        used = 0
+        for item in self.keys:
+            if lines[-1] and used + 1 + item.cell_length > width:
+                lines.append([])
+                used = 0
+            used += item.cell_length + (1 if lines[-1] else 0)
+            lines[-1].append(item)
+        return [Content(" ").join(line) for line in lines]
 
 
-def key_line(bindings: list[BindingType]) -> Content:
-    """`?help /filter archive merge … ^p palette` with each key in the footer's key colour."""
+def key_items(bindings: list[BindingType]) -> list[Content]:
+    """`?help`, `/filter`, `archive`, `v approve/verify`, … `^p palette`, each key in the footer's key colour: a key
+    that is its word's first letter is marked inside the word, any other letter or name stands before it."""
     parts: list[Content] = []
     for b in bindings:
         if not isinstance(b, Binding) or not b.show:
             continue
-        key = _KEYS.get(b.key, b.key)
-        word = b.description
-        rest = word[1:] if len(key) == 1 and word[:1].lower() == key.lower() else word
-        parts.append(Content.assemble(_key(key), rest.lower()))
+        first = b.key.split(",")[0]
+        key = _KEYS.get(first, first)
+        word = b.description.lower()
+        if len(key) == 1 and word[:1] == key.lower():
+            parts.append(Content.assemble(_key(key), word[1:]))
+        elif key.isalnum():
+            parts.append(Content.assemble(_key(key), " " + word))
+        else:
+            parts.append(Content.assemble(_key(key), word))
     parts.append(Content.assemble(_key("^p"), " palette"))
-    return Content(" ").join(parts)
+    return parts
+
+
+def key_line(bindings: list[BindingType]) -> Content:
+    """The keys of `key_items` on one line."""
+    return Content(" ").join(key_items(bindings))
 
 
 def _key(key: str) -> Content:
