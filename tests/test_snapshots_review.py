@@ -50,9 +50,10 @@ async def test_review_list_card_at_80x24(demo_fixed: Path, svg_snapshot) -> None
         assert svg_snapshot == _svg(app)
 
 
-async def test_no_key_is_lost_at_80x24(demo_fixed: Path) -> None:  # noqa: F811
+@pytest.mark.parametrize("size", [(80, 24), (140, 40)], ids=["80x24", "140x40"])
+async def test_no_key_is_lost_on_a_narrow_terminal(demo_fixed: Path, size: tuple[int, int]) -> None:  # noqa: F811
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
-    async with app.run_test(size=(80, 24)) as pilot:
+    async with app.run_test(size=size) as pilot:
         await settle(app, pilot)
         await pilot.press("r")
         await settle(app, pilot)
@@ -66,7 +67,7 @@ async def test_no_key_is_lost_at_80x24(demo_fixed: Path) -> None:  # noqa: F811
         live = [b for b in screen.live_bindings() if isinstance(b, Binding)]
         assert len(live) >= 10
         for b in live:
-            assert b.description.lower()[1:] in bottom, f"{b.key} {b.description} is on the screen at 80 columns"
+            assert b.description.lower()[1:] in bottom, f"{b.key} {b.description} is on the screen at {size}"
         await pilot.press("question_mark")
         await pilot.pause(0.2)
         assert isinstance(app.screen, HelpScreen)

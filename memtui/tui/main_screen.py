@@ -90,7 +90,7 @@ class MainScreen(Screen[None]):
     """Wider than this, each pane shows an age column and the description."""
     SHORT = 32
     """Shorter than this, one pane shows at a time under a line of tabs (digits switch)."""
-    NARROW = 110
+    NARROW = 115
     """Narrower than this, the footer is one compact line of keys."""
 
     SORTS = ("name", "age", "freshness", "findings")

@@ -28,7 +28,7 @@ from memtui.tui.review_cursor import Decision
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
-from memtui.tui.widgets import KeyLine
+from memtui.tui.widgets import KeyLine, footer_width
 from memtui.workspace import Workspace, agent_sessions
 
 PAIR_ONLY = frozenset({"archive_newer", "merge", "keep_both"})
@@ -143,23 +143,28 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         yield Footer(compact=True)
         yield KeyLine([], id="review-keys")
 
-    NARROW = 130
-    """Narrower than this, the keys of the card are a key line that wraps instead of a footer that cuts them."""
+    FOOTER_SLACK = 16
+    """Columns of the terminal the footer does not give to keys (measured: a pair card's 135 columns of keys are
+    cut at 147 columns and whole at 150)."""
 
     def on_mount(self) -> None:
         self.show_card()
         self._read_context()
 
     def on_resize(self, event: events.Resize) -> None:
-        self.set_class(event.size.width < self.NARROW, "-narrow")
+        self.show_keys()
 
     def live_bindings(self) -> list[BindingType]:
         """The keys shown for the card under the cursor, in the footer's order."""
         return [b for b in self.BINDINGS if isinstance(b, Binding) and b.show and self.check_action(b.action, ())]
 
     def show_keys(self) -> None:
-        """Redraw the narrow terminal's key line for the card under the cursor."""
-        self.query_one("#review-keys", KeyLine).show_keys(self.live_bindings())
+        """The card's keys: in the footer when they fit on one line, else in a key line that wraps between keys
+        (the footer would cut the last ones off at the right edge)."""
+        live = self.live_bindings()
+        # the footer keeps some columns for itself (the palette key sits apart at the right edge)
+        self.set_class(footer_width(live) + self.FOOTER_SLACK > self.size.width, "-narrow")
+        self.query_one("#review-keys", KeyLine).show_keys(live)
 
     @work(
         thread=True,

@@ -77,6 +77,14 @@ def key_items(bindings: list[BindingType]) -> list[Content]:
     return parts
 
 
+def footer_width(bindings: list[BindingType]) -> int:
+    """Columns a compact footer needs to show these keys and the palette's (`key description` each, no gaps)."""
+    shown = [b for b in bindings if isinstance(b, Binding) and b.show]
+    return len("▏^p palette") + sum(
+        len(_KEYS.get(b.key.split(",")[0], b.key.split(",")[0])) + 1 + len(b.description) for b in shown
+    )
+
+
 def key_line(bindings: list[BindingType]) -> Content:
     """The keys of `key_items` on one line."""
     return Content(" ").join(key_items(bindings))
