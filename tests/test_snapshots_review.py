@@ -12,6 +12,7 @@ import re
 from pathlib import Path
 
 import pytest
+from test_review_flow import open_review
 from test_snapshots import _svg, demo_fixed, svg_snapshot  # noqa: F401  (fixtures)
 from test_tui import TODAY, settle
 from textual.binding import Binding
@@ -36,11 +37,7 @@ async def test_review_pair_card(demo_fixed: Path, svg_snapshot, size: tuple[int,
 async def test_review_list_card_at_80x24(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
     async with app.run_test(size=(80, 24)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = await open_review(app, pilot)
         bulk = next(i for i, c in enumerate(screen.cards) if c.is_bulk and c.kind == "schema")
         screen.index = bulk
         screen.show_card()
@@ -54,11 +51,7 @@ async def test_review_list_card_at_80x24(demo_fixed: Path, svg_snapshot) -> None
 async def test_no_key_is_lost_on_a_narrow_terminal(demo_fixed: Path, size: tuple[int, int]) -> None:  # noqa: F811
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
     async with app.run_test(size=size) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = await open_review(app, pilot)
         # the footer would cut the card's keys at the right edge: a key line that wraps stands in for it
         assert screen.has_class("-narrow") and not screen.query_one(Footer).display
         assert screen.query_one("#review-keys").display
@@ -78,11 +71,7 @@ async def test_no_key_is_lost_on_a_narrow_terminal(demo_fixed: Path, size: tuple
 async def test_a_wide_review_keeps_its_footer(demo_fixed: Path) -> None:  # noqa: F811
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
     async with app.run_test(size=(160, 48)) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
+        screen = await open_review(app, pilot)
         assert not screen.has_class("-narrow") and screen.query_one(Footer).display
         assert not screen.query_one("#review-keys").display
 
