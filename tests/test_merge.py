@@ -211,16 +211,15 @@ def _merge_command(store: Path, *files: str, into: str) -> subprocess.CompletedP
     )
 
 
-def test_merging_a_contradiction_as_it_is_says_the_merged_memory_keeps_both_sides(tmp_path: Path) -> None:
+def test_merging_a_contradiction_as_it_is_is_refused_and_saves_nothing(tmp_path: Path) -> None:
     store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    before = git(store.parent, "rev-parse", "HEAD")
     out = _merge_command(store, "feedback_use_npm.md", "feedback_use_bun.md", into="feedback_use_bun.md")
-    assert out.returncode == 0, out.stderr
-    assert "note: feedback_use_npm.md and feedback_use_bun.md may conflict" in out.stdout
-    assert "keeps both; edit it" in out.stdout
-    # the merge itself is done as asked: one commit, both texts in the merged memory
-    merged = (store / "feedback_use_bun.md").read_text()
-    assert "Use npm for installs" in merged and "switched to bun" in merged
-    assert "merge" in git(store.parent, "log", "-1", "--format=%s")
+    assert out.returncode == 1
+    assert "feedback_use_npm.md and feedback_use_bun.md may conflict" in out.stderr
+    assert "one memory would say both" in out.stderr and "--body-file" in out.stderr
+    assert git(store.parent, "rev-parse", "HEAD") == before
+    assert (store / "feedback_use_npm.md").exists() and "switched to bun" in (store / "feedback_use_bun.md").read_text()
 
 
 def test_merging_two_memories_that_agree_says_nothing_about_a_conflict(tmp_path: Path) -> None:
@@ -229,10 +228,10 @@ def test_merging_two_memories_that_agree_says_nothing_about_a_conflict(tmp_path:
         store, "feedback_deploy_bun.md", "feedback_deploy_tooling.md", into="feedback_deploy_tooling.md"
     )
     assert out.returncode == 0, out.stderr
-    assert "may conflict" not in out.stdout
+    assert "may conflict" not in out.stdout + out.stderr
 
 
-def test_a_merge_with_the_persons_own_text_is_not_warned_about(tmp_path: Path) -> None:
+def test_a_merge_with_the_persons_own_text_is_not_refused(tmp_path: Path) -> None:
     store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
     result = ops.merge(
         store,
@@ -242,3 +241,17 @@ def test_a_merge_with_the_persons_own_text_is_not_warned_about(tmp_path: Path) -
         today=DAY,
     )
     assert result.commit and not any("may conflict" in n for n in result.notes)
+
+
+def test_a_merge_into_a_new_file_takes_the_first_merged_memorys_index_line_where_it_stands(tmp_path: Path) -> None:
+    store = _store(tmp_path)
+    ops.merge(
+        store,
+        ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"],
+        into="feedback_deploy.md",
+        reason="one rule",
+        today=DAY,
+    )
+    index = (store / "MEMORY.md").read_text()
+    # the person's title and hook stay, on the same line, linking to the merged memory; the other line is gone
+    assert index == "# Memory\n\n- [Deploy bun](feedback_deploy.md) — bun\n- [Tea](user_tea.md) — tea\n"

@@ -400,7 +400,7 @@ MERGE_KILLER = textwrap.dedent("""
     def write_then_maybe_die(path, data, **kw):
         if Path(path).name == "MEMORY.md":
             seen.append(path)
-            if len(seen) == 3:  # the merged memory's index line: MEMORY.md holds memtui's 2nd version
+            if len(seen) == 2:  # the second memory's line going: MEMORY.md holds memtui's 1st version (retargeted)
                 os.kill(os.getpid(), 9)
         original(path, data, **kw)
     transaction.atomic_write = write_then_maybe_die

@@ -66,8 +66,10 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
         if rel.older_claim and rel.newer_claim:
             claims = f' "{_cut(rel.older_claim)}" ({rel.older}) vs "{_cut(rel.newer_claim)}" ({rel.newer}).'
         if rel.kind == FindingKind.CONTRADICTION:
+            # without two claims to quote, say what the pair shares: the cue is already in the parentheses
+            about = f" both about {', '.join(rel.shared[:4])}." if rel.shared else ""
             message = (
-                f"{rel.older} and {rel.newer} (newer) may conflict ({rel.cue}):{claims or ' ' + rel.explanation + '.'} "
+                f"{rel.older} and {rel.newer} (newer) may conflict ({rel.cue}):{claims or about} "
                 f"If the newer one holds, archive {rel.older} as superseded."
             )
         else:
@@ -114,17 +116,26 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
     return out
 
 
-def conflicts_among(memories: Sequence[Memory]) -> list[str]:
-    """What merging these memories as they are would paper over: each pair of them memtui would show as a
-    contradiction, in words for the person (a merged text keeps both sides)."""
+def conflicts_among(memories: Sequence[Memory]) -> list[Finding]:
+    """The contradictions memtui would show among these memories, judged as they stand together without the rest
+    of the store (so a conflict a big store's crowd holds back can still be named here): what merging them as
+    they are would paper over."""
     readable = [m for m in memories if not m.is_malformed]
     dates = {m.path: d for m in readable if (d := explicit_date(m)[0] or _created(m)) is not None}
-    return [
-        f"{f.paths[0]} and {f.paths[1]} may conflict ({f.cue}): the merged memory keeps both; edit it so it says "
-        "only what holds"
-        for f in relation_findings(readable, dates)
-        if f.kind == FindingKind.CONTRADICTION and not f.held_back
-    ]
+    return [f for f in relation_findings(readable, dates) if f.kind == FindingKind.CONTRADICTION and not f.held_back]
+
+
+STRONG_CONFLICT = 0.8
+"""Probability from which a contradiction is strong enough to refuse a merge that would keep both sides."""
+
+
+def strong_conflict(finding: Finding) -> bool:
+    """Whether a contradiction is one to refuse a merge over: it names what conflicts, and quotes the two claims
+    or has a probability of at least `STRONG_CONFLICT`."""
+    if finding.cue == "same content":
+        return False
+    d = finding.details
+    return bool(d.get("older_claim") and d.get("newer_claim")) or (finding.score or 0.0) >= STRONG_CONFLICT
 
 
 # Link targets are bounded (a memory's name is short): an unbounded run let `](](](…` cost quadratic time.

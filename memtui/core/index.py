@@ -148,6 +148,23 @@ def remove_entries(text: str, index_dir: Path, targets: set[Path]) -> str:
     return "".join(kept)
 
 
+def retarget_first(text: str, index_dir: Path, targets: set[Path], new_target: str) -> str:
+    """The index text with the first entry line linking to any of `targets` (absolute paths) linking to
+    `new_target` instead; its title, hook and every other byte kept. Unchanged when no line links to them."""
+    lines = text.splitlines(keepends=True)
+    for number, line in enumerate(lines, 1):
+        entry = parse_entry(line.rstrip("\r\n"), number)
+        if entry is None or re.match(r"^[a-z][a-z0-9+.-]*:", entry.target):
+            continue
+        if Path(os.path.normpath(index_dir / entry.target)) in targets:
+            match = _ENTRY.match(line.rstrip("\r\n"))
+            assert match is not None  # parse_entry matched the same line
+            start, end = match.span("target")
+            lines[number - 1] = line[:start] + new_target + line[end:]
+            return "".join(lines)
+    return text
+
+
 def add_entry(text: str, line: str) -> str:
     """The index text with `line` added after its last entry (or at the end), in the file's newline style."""
     nl = "\r\n" if "\r\n" in text else "\n"

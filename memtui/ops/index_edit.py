@@ -46,6 +46,22 @@ def index_add(txn: Txn, memory_path: Path, title: str, hook: str) -> None:
     )
 
 
+def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path) -> None:
+    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands (a merge into
+    a new file takes the place of the first merged memory's line, title and hook kept)."""
+    index_path = txn.layout.index_path
+    if not index_path.is_file():
+        return
+    data = index_path.read_bytes()
+    text = decode(data)
+    if idx.has_entry(text, index_path.parent, new_path):
+        return
+    target = Path(os.path.relpath(new_path, index_path.parent)).as_posix()
+    new = idx.retarget_first(text, index_path.parent, memory_paths, target)
+    if new != text:
+        txn.write(index_path, encode_like(new, data), expected=data)
+
+
 def index_hook(text: str, limit: int = 110) -> str:
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"

@@ -11,13 +11,13 @@ import datetime as dt
 from collections.abc import Sequence
 from pathlib import Path
 
-from memtui.analysis.check import conflicts_among
+from memtui.analysis.check import conflicts_among, strong_conflict
 from memtui.audit.repo import message
 from memtui.core import frontmatter
 from memtui.core.model import MEMORY_TYPES, Memory
 from memtui.core.reading import read_memory
 from memtui.ops.archiving import archive_one
-from memtui.ops.index_edit import index_add
+from memtui.ops.index_edit import index_add, index_retarget
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
 from memtui.ops.transaction import decision, load
@@ -137,8 +137,15 @@ def merge(
         if target.exists() and target not in paths:
             raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
         memories = [m for m, _ in loaded]
-        if text is None:
-            txn.notes.extend(conflicts_among(memories))
+        conflicts = conflicts_among(memories) if text is None else []
+        said = [f"{f.paths[0]} and {f.paths[1]} may conflict ({f.cue})" for f in conflicts]
+        if any(strong_conflict(f) for f in conflicts):
+            # two claims that contradict each other would both stand in the merged memory
+            raise OpError(
+                "; ".join(said) + ". Merged as they are, one memory would say both; archive the one that no "
+                "longer holds, or merge with the text that holds (--body-file, or the merge dialog); nothing was saved"
+            )
+        txn.notes.extend(f"{s}: the merged memory keeps both texts; read it once" for s in said)
         merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
         merged_text = validate_text(merged_text, into_rel, require_type=any(m.type for m in memories))
         merged_text = with_final_newline(merged_text)
@@ -154,6 +161,8 @@ def merge(
             )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
+        if target not in paths:
+            index_retarget(txn, set(paths), target)
         why = reason.strip() or f"merged into {into_rel}"
         for p, (memory, data) in zip(paths, loaded, strict=True):
             if p == target:
