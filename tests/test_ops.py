@@ -298,6 +298,16 @@ def test_restoring_a_memory_already_back_in_the_store_says_so(project: Path) -> 
         ops.restore(store, "user_coffee.md", today=DAY)
 
 
+def test_restoring_a_memory_marked_archived_but_still_loaded_says_what_it_is(project: Path) -> None:
+    store = store_of(project)
+    (store / "user_old.md").write_text(memory("user_old", "user", body="User drank coffee.", status="archived"))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "an archived memory left in the loaded folder")
+    with pytest.raises(ops.PathRefused, match="marked archived but still sits in the loaded folder") as refused:
+        ops.restore(store, "user_old.md", today=DAY)
+    assert refused.value.title == "Not in the archive"
+
+
 def test_second_undo_goes_further_back_instead_of_undoing_the_undo(project: Path) -> None:
     store = store_of(project)
     ops.verify(store, "user_tea.md", today=DAY)

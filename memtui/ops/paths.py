@@ -16,6 +16,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from memtui.audit.repo import escape_path
+from memtui.core.reading import read_memory
 from memtui.core.store import ARCHIVE_INDEX, INDEX_NAME, StoreLayout
 from memtui.ops.outcome import PathRefused
 
@@ -186,6 +187,12 @@ def archived_path(layout: StoreLayout, file: str) -> Path:
             return path
     live = layout.root / file
     if live.is_file() and inside(live, layout.root) and not inside(live, layout.archive_dir):
+        if read_memory(live, file, in_archive=False).status == "archived":
+            raise PathRefused(
+                f"{file} is marked archived but still sits in the loaded folder, so Claude Code still loads it; "
+                "archive it to move it into the archive, or edit out its archived status to keep it",
+                title="Not in the archive",
+            )
         raise PathRefused(
             f"{file} is not archived: it is already in the store, nothing to restore", title="Not archived"
         )
