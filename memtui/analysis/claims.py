@@ -282,7 +282,7 @@ def _conflict_cues(a: Claim, b: Claim) -> tuple[tuple[str, ...], str]:
     only_a, only_b = a.tokens - b.tokens, b.tokens - a.tokens
     if only_a and only_b and len(shared) >= 3 and len(only_a) <= 3 and len(only_b) <= 3:
         cues.append("substitution")
-        detail = detail or f"changed: {' '.join(sorted(only_a)[:2])} → {' '.join(sorted(only_b)[:2])}"
+        detail = detail or f"changed: {' '.join(_last_said(only_a, a.text))} → {' '.join(_last_said(only_b, b.text))}"
     new_change = [c for c in b.change if c not in a.change]
     # an explicit change statement whose object the other claim asserts ("no longer npm" against "install with
     # npm"): the strongest evidence there is, in either direction (the dates may tie or be wrong)
@@ -334,6 +334,13 @@ def setting_conflict(
         if va != vb:
             return " ".join(la.split()), " ".join(lb.split()), f"default of {ident}: {va} vs {vb}"
     return None
+
+
+def _last_said(words: frozenset[str], text: str, n: int = 2) -> list[str]:
+    """The `n` of `words` a claim says last, in its order: what changed usually ends the sentence ("owned by Wang
+    Lei" against "owned by Chen Jing"). A stemmed word not found as written counts as said first."""
+    low = text.lower()
+    return sorted(words, key=lambda w: (low.rfind(w), w))[-n:]
 
 
 def compare(
