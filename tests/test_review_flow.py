@@ -718,3 +718,32 @@ async def test_the_header_never_counts_a_negative_number_of_new_writes(tmp_path:
         assert any(c.is_bulk for c in app.cards)
         header = str(app.screen.query_one("#header").render())
         assert "findings to review" in header and "new write" not in header
+
+
+async def test_a_card_for_an_unreadable_file_or_a_secret_offers_no_approve(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_review(app, pilot)
+        for kind in ("malformed", "secret"):
+            at = next(i for i, c in enumerate(screen.cards) if c.kind == kind and not c.is_bulk)
+            screen.index = at
+            screen.show_card()
+            await pilot.pause(0.1)
+            assert not screen.check_action("approve", ())
+            await pilot.press("v")
+            await pilot.pause(0.2)
+            assert screen.index == at and not screen.looked and not screen.decisions  # still there, nothing recorded
+
+
+async def test_the_end_of_a_review_warns_before_skipped_agent_writes_are_counted_as_seen(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=(160, 48)) as pilot:
+        screen = await open_review(app, pilot)
+        new = sum(c.kind == "new" for c in screen.cards)
+        assert new >= 1
+        screen.index = len(screen.cards)  # every card skipped
+        screen.show_card()
+        await pilot.pause(0.1)
+        assert screen.current() is None
+        summary = str(screen.query_one("#summary-text").render())
+        assert f"{new} of the agent's writes were skipped" in summary and "will not come back as new" in summary

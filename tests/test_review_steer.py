@@ -12,6 +12,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, memory
+from textual.binding import Binding
 from textual.widgets import Input, SelectionList
 
 from memtui.audit.repo import parse_trailers
@@ -244,6 +245,7 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
         screen = await open_review(app, pilot)
         assert not any(c.weaker for c in screen.cards)
         assert "1 weaker pair held back (w)" in text_of(screen, "#card-header")
+        assert screen.check_action("weaker", ())  # offered: there is one to add
         await pilot.press("w")
         await pilot.pause(0.1)
         card = screen.current()
@@ -253,6 +255,15 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
         await pilot.press("b")  # keep both: decided like any pair
         await settle(app, pilot)
         assert head(store)["Memtui-Action"] == ["keep-both"] and screen.current() is None
+
+
+async def test_with_nothing_held_back_the_weaker_key_is_not_offered(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert screen.ws.report is not None and not screen.ws.report.held_back
+        assert not screen.check_action("weaker", ())
+        assert "weaker" not in [b.action for b in screen.live_bindings() if isinstance(b, Binding)]
 
 
 # ---------------------------------------------------------------------------------------------- #11 item 7

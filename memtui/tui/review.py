@@ -189,6 +189,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         card = self.current()
         if action == "finish":
             return card is None and not self.finished and self.only is None
+        if action == "weaker":
+            # offered only when there is something to add or take away
+            return self.weaker or bool(self.ws.report is not None and self.ws.report.held_back)
         if action in STEERING:
             return True
         if self.marks and action in ("archive_older", "approve", "mark_all"):
@@ -197,6 +200,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return False
         if action in ("archive_older", "approve", "edit", "mark") and not self._has_memory(card):
             return False  # a link to a file that is gone (or a card about MEMORY.md): nothing to act on
+        if action == "approve" and card.kind in ("malformed", "secret"):
+            return False  # a file that cannot be read, or a credential, is fixed or archived, never approved
         if action in PAIR_ONLY:
             return self.is_pair(card)
         if action in SINGLE_ONLY or action == "mark":

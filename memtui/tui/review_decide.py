@@ -163,7 +163,10 @@ class ReviewDeciding(ReviewCursor):
         if m is None:
             self.notify("This memory is gone from the store; nothing to verify", severity="warning")
             return
-        if m.is_malformed or not m.has_frontmatter:
+        if m.is_malformed:
+            self.notify(f"{m.path} could not be read ({m.error}); edit it (e) or archive it (a)", severity="warning")
+            return
+        if not m.has_frontmatter:
             self.looked.append(Decision(card, "approved", None))
             self._advance()
             self.notify(f"{m.path} has no front matter to stamp; approved without a commit", timeout=4)

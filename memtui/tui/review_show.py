@@ -204,10 +204,21 @@ class ReviewDrawing(ReviewCursor):
             lines.append(Content(f"  {action}: {n}"))
         if self.looked:
             lines.append(Content(f"  looked at, nothing to write: {len(self.looked)}"))
-        left = len(self.left())
-        lines += [Content(""), Content(f"{left} cards skipped or left."), Content("")]
+        left = self.left()
+        lines += [Content(""), Content(f"{len(left)} cards skipped or left."), Content("")]
+        unread = sum(c.kind == "new" for c in left)
         if self.finished:
             lines.append(render.styled("Marked finished in git: next week's queue starts here.", "badge-fresh"))
         else:
+            if unread:
+                # what the agent wrote is new only until a review is marked finished: say so before it happens
+                lines.append(
+                    render.styled(
+                        f"{unread} of the agent's writes were skipped: marking the review finished counts them as"
+                        " seen, and they will not come back as new (their other findings will). Leave (escape) to"
+                        " keep them new for next time.",
+                        "flag-contradiction",
+                    )
+                )
             lines.append(Content("enter: mark the review finished in git (next week starts here) · escape: leave"))
         return Content("\n").join(lines)
