@@ -292,3 +292,15 @@ async def test_an_edit_in_the_review_refused_because_the_file_changed_keeps_the_
         assert isinstance(app.screen, KeptEditDialog), type(app.screen)
         assert "Still true in December." in app.screen.query_one("#kept-typed", TextArea).text
         assert "Still true in December." not in path.read_text()
+
+
+async def test_the_header_counts_one_finding_in_the_singular(make_store: Callable[..., Path]) -> None:
+    body = "Merges freeze before each release.\n\n**Why:** releases.\n\n**How to apply:** hold merges."
+    stale = memory("project_freeze", "project", description="Merge freeze", body=body, updated="2025-01-01")
+    store = make_store({"project_freeze.md": stale}, in_git=True, index="- [Freeze](project_freeze.md) — freeze\n")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        header = text_of(screen, "#card-header")
+        assert "1 finding," in header or "1 finding)" in header, header
+        assert "1 findings" not in header and "0 new writes" in header

@@ -64,11 +64,12 @@ class ReviewDrawing(ReviewCursor):
         done = self.decided()  # what is still to decide from here on: the counts move as cards are decided
         left = [c for c in self.cards[self.index :] if c not in done]
         findings = finding_count(left)
+        new = sum(c.kind == "new" for c in left)
         same = [c for c in self.cards if c.group == card.group]
         header.update(
             Content.assemble(
                 render.styled(f"{card.group} {same.index(card) + 1} / {len(same)}", "flag-new"),
-                Content(f" · {len(left)} left ({findings} findings, {sum(c.kind == 'new' for c in left)} new writes)"),
+                Content(f" · {len(left)} left ({_counted(findings, 'finding')}, {_counted(new, 'new write')})"),
                 self._state_text(),
                 Content(" · "),
                 self._hook_text(),
@@ -222,3 +223,8 @@ class ReviewDrawing(ReviewCursor):
                 )
             lines.append(Content("enter: mark the review finished in git (next week starts here) · escape: leave"))
         return Content("\n").join(lines)
+
+
+def _counted(n: int, noun: str) -> str:
+    """`1 finding`, `2 findings`."""
+    return f"{n} {noun}{'' if n == 1 else 's'}"
