@@ -7,6 +7,7 @@ is journaled, checked against what was read, and rolled back with the rest.
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from pathlib import Path
 
 from memtui.core import index as idx
@@ -31,6 +32,21 @@ def index_remove(txn: Txn, targets: set[Path]) -> None:
 
 
 def index_add(txn: Txn, memory_path: Path, title: str, hook: str) -> None:
+    """Add `memory_path`'s index line after the last entry, unless it has one."""
+    _edit_index(
+        txn, memory_path, lambda text, target: idx.add_entry(text, idx.entry_line(title, target, index_hook(hook)))
+    )
+
+
+def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path) -> None:
+    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands (a merge into
+    a new file takes the place of the first merged memory's line, title and hook kept)."""
+    index_dir = txn.layout.index_path.parent
+    _edit_index(txn, new_path, lambda text, target: idx.retarget_first(text, index_dir, memory_paths, target))
+
+
+def _edit_index(txn: Txn, memory_path: Path, edit: Callable[[str, str], str]) -> None:
+    """Give `memory_path` an index line with `edit(index text, its link target)`, unless it has one already."""
     index_path = txn.layout.index_path
     if not index_path.is_file():
         return
@@ -38,26 +54,7 @@ def index_add(txn: Txn, memory_path: Path, title: str, hook: str) -> None:
     text = decode(data)
     if idx.has_entry(text, index_path.parent, memory_path):
         return
-    target = Path(os.path.relpath(memory_path, index_path.parent)).as_posix()
-    txn.write(
-        index_path,
-        encode_like(idx.add_entry(text, idx.entry_line(title, target, index_hook(hook))), data),
-        expected=data,
-    )
-
-
-def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path) -> None:
-    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands (a merge into
-    a new file takes the place of the first merged memory's line, title and hook kept)."""
-    index_path = txn.layout.index_path
-    if not index_path.is_file():
-        return
-    data = index_path.read_bytes()
-    text = decode(data)
-    if idx.has_entry(text, index_path.parent, new_path):
-        return
-    target = Path(os.path.relpath(new_path, index_path.parent)).as_posix()
-    new = idx.retarget_first(text, index_path.parent, memory_paths, target)
+    new = edit(text, Path(os.path.relpath(memory_path, index_path.parent)).as_posix())
     if new != text:
         txn.write(index_path, encode_like(new, data), expected=data)
 
