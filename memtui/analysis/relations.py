@@ -269,14 +269,20 @@ def _moves_away(a: MemoryText, b: MemoryText) -> bool:
 
 
 def scored_candidates(docs: Sequence[MemoryText], weights: Weights) -> dict[tuple[int, int], PairScore]:
-    """The candidate pairs worth judging, each scored (`score_pair`) as (older, newer) by date, then key."""
+    """The candidate pairs worth judging as (older, newer), each scored once (`score_pair`). Older is by date,
+    then key; on the same day (or without dates) the memory that says it changed something is the newer."""
     out: dict[tuple[int, int], PairScore] = {}
     for i, j in sorted(candidate_pairs(docs, weights)):
-        if not enough_shared(docs[i], docs[j]):
+        a, b = docs[i], docs[j]
+        if not enough_shared(a, b):
             continue
-        if (docs[i].date, docs[i].key) > (docs[j].date, docs[j].key):
-            i, j = j, i
-        out[(i, j)] = score_pair(docs[i], docs[j], weights)
+        if (a.date, a.key) > (b.date, b.key):
+            i, j, a, b = j, i, b, a
+        if a.date == b.date and (
+            _moves_away(a, b) or (moves_off(b, a, weights) is not None and moves_off(a, b, weights) is None)
+        ):
+            i, j, a, b = j, i, b, a
+        out[(i, j)] = score_pair(a, b, weights)
     return out
 
 
@@ -290,12 +296,7 @@ def find_relations(
     scored = scored_candidates(docs, weights)
     weights.partners = partner_counts(docs, scored)
     for (i, j), s in scored.items():
-        a, b = docs[i], docs[j]
-        # same day (or no dates): the memory that says it changed something is the newer
-        swap = a.date == b.date and (
-            _moves_away(a, b) or (moves_off(b, a, weights) is not None and moves_off(a, b, weights) is None)
-        )
-        rel = classify(b, a, weights, model) if swap else classify(a, b, weights, model, s)
+        rel = classify(docs[i], docs[j], weights, model, s)
         if rel is not None:
             out.append(rel)
     out.sort(key=lambda r: (-r.score, r.older, r.newer))

@@ -64,8 +64,7 @@ def key_items(bindings: list[BindingType]) -> list[Content]:
     for b in bindings:
         if not isinstance(b, Binding) or not b.show:
             continue
-        first = b.key.split(",")[0]
-        key = _KEYS.get(first, first)
+        key = _key_name(b)
         word = b.description.lower()
         if len(key) == 1 and word[:1] == key.lower():
             parts.append(Content.assemble(_key(key), word[1:]))
@@ -80,14 +79,13 @@ def key_items(bindings: list[BindingType]) -> list[Content]:
 def footer_width(bindings: list[BindingType]) -> int:
     """Columns a compact footer needs to show these keys and the palette's (`key description` each, no gaps)."""
     shown = [b for b in bindings if isinstance(b, Binding) and b.show]
-    return len("▏^p palette") + sum(
-        len(_KEYS.get(b.key.split(",")[0], b.key.split(",")[0])) + 1 + len(b.description) for b in shown
-    )
+    return len("▏^p palette") + sum(len(_key_name(b)) + 1 + len(b.description) for b in shown)
 
 
-def key_line(bindings: list[BindingType]) -> Content:
-    """The keys of `key_items` on one line."""
-    return Content(" ").join(key_items(bindings))
+def _key_name(binding: Binding) -> str:
+    """The key as the footer names it: the first of its keys, `?` for question_mark, `esc` for escape."""
+    first = binding.key.split(",")[0]
+    return _KEYS.get(first, first)
 
 
 def _key(key: str) -> Content:
