@@ -23,11 +23,21 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 sys.path.insert(0, str(ROOT / "scripts"))
 
-from train_judgement import STORE_PAIRS, Example, background_of, in_store, load_pairs, load_revocations, train  # noqa: E402
+from train_judgement import (  # noqa: E402
+    STORE_PAIRS,
+    Example,
+    background_of,
+    in_store,
+    load_pairs,
+    load_revocations,
+    memory_from_file,
+    train,
+)
 
 from memtui.analysis.background import Background, load_background  # noqa: E402
 from memtui.analysis.model import Model, load_model  # noqa: E402
 from memtui.analysis.relations import (  # noqa: E402
+    MemoryText,
     Relation,
     Weights,
     candidate_pairs,
@@ -78,12 +88,12 @@ def evaluate(examples: Sequence[Example], model: Model, bg: Background, verbose:
     }
 
 
-def one_store(examples: Sequence[Example], model: Model) -> dict[str, int]:
+def one_store(examples: Sequence[Example], model: Model, bg: Background) -> dict[str, int]:
     """Every memory of a pair set in one store, judged as `memtui check` would: the pairs shown within a labelled
     pair (and how many of those need a decision), and those across two labelled pairs, split by what reading them
     found (`scripts/store_pairs.jsonl`; a pair nobody read counts as false). The store pairs of the set scored
     here were read, but the model scoring it never saw them: fitted on the other set."""
-    within, across = _shown_in_one_store(examples, model)
+    within, across = _shown_in_one_store(examples, model, bg)
     return {
         "memories": 2 * len(examples),
         "shown within a pair": len(within),
@@ -93,7 +103,7 @@ def one_store(examples: Sequence[Example], model: Model) -> dict[str, int]:
     }
 
 
-def stores_of_120(examples: Sequence[Example], model: Model, stores: int = 6) -> dict[str, list[int]]:
+def stores_of_120(examples: Sequence[Example], model: Model, bg: Background, stores: int = 6) -> dict[str, list[int]]:
     """Stores like the acceptance's realistic one: 14 pairs needing a decision and 46 others of one set (seeded
     draws), all 120 memories in one store. Per store: the 14 found, the other labelled pairs shown, the pairs shown
     across two labelled pairs, and the false ones among all of those (across pairs by `store_pairs.jsonl`)."""
@@ -102,7 +112,7 @@ def stores_of_120(examples: Sequence[Example], model: Model, stores: int = 6) ->
         draw = random.Random(seed)
         chosen = draw.sample([e for e in examples if e.gold in FLAG], 14)
         chosen += draw.sample([e for e in examples if e.gold not in FLAG], 46)
-        within, shown_across = _shown_in_one_store(chosen, model)
+        within, shown_across = _shown_in_one_store(chosen, model, bg)
         found.append(sum(e.gold in FLAG for e in within))
         others.append(sum(e.gold not in FLAG for e in within))
         across.append(len(shown_across))
@@ -115,7 +125,9 @@ def stores_of_120(examples: Sequence[Example], model: Model, stores: int = 6) ->
     }
 
 
-def stores_of_singles(examples: Sequence[Example], model: Model, stores: int = 6) -> dict[str, list[int]]:
+def stores_of_singles(
+    examples: Sequence[Example], model: Model, bg: Background, stores: int = 6
+) -> dict[str, list[int]]:
     """The other shape of a realistic store: 14 pairs needing a decision among 92 single memories of the same set
     (one of each of 92 other labelled pairs, seeded draws), 120 memories. Per store: the 14 found, and the other
     pairs shown that reading found false or nobody read."""
@@ -126,19 +138,56 @@ def stores_of_singles(examples: Sequence[Example], model: Model, stores: int = 6
         singles = [draw.choice((e.older, e.newer)) for e in draw.sample([e for e in examples if e not in planted], 92)]
         owner = {m.key: e for e in planted for m in (e.older, e.newer)}
         docs = [m for e in planted for m in (e.older, e.newer)] + singles
-        shown = [r for r in find_relations(docs, model=model) if not r.held_back]
+        shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
         hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
         found.append(len(hits))
         false.append(sum(READ.get(frozenset((r.older, r.newer))) not in FLAG for r in shown if r not in hits))
     return {"found of 14": found, "false": false}
 
 
-def _shown_in_one_store(examples: Sequence[Example], model: Model) -> tuple[list[Example], list[frozenset[str]]]:
+REAL_STORES = SHARED / "real-stores"
+
+
+def real_memories() -> list[MemoryText]:
+    """Every memory file of the real stores (their MEMORY.md indexes left out), each keyed by its store."""
+    out = []
+    for folder in sorted(p for p in REAL_STORES.iterdir() if (p / "store").is_dir()):
+        for path in sorted((folder / "store").rglob("*.md")):
+            if path.name != "MEMORY.md":
+                key = f"{folder.name}/{path.relative_to(folder / 'store')}"
+                out.append(memory_from_file(key, path.read_text(encoding="utf-8", errors="replace"), ""))
+    return out
+
+
+def stores_in_real(
+    examples: Sequence[Example], model: Model, bg: Background, real: Sequence[MemoryText], stores: int = 6
+) -> dict[str, list[int]]:
+    """The realistic store the acceptance names, in a third shape: 14 pairs needing a decision planted among 92
+    memories real agents wrote (seeded draws from the real stores). Per store: the 14 found, and every other pair
+    shown (two real memories of one store that readers judged to need a decision, `real_pairs.json`, excepted)."""
+    needed = json.loads((ROOT / "benchmarks" / "real_pairs.json").read_text(encoding="utf-8"))["pairs"]
+    decide = {frozenset((f"{n['store']}/{n['a']}", f"{n['store']}/{n['b']}")) for n in needed}
+    found, false = [], []
+    for seed in range(stores):
+        draw = random.Random(seed)
+        planted = draw.sample([e for e in examples if e.gold in FLAG], 14)
+        owner = {m.key: e for e in planted for m in (e.older, e.newer)}
+        docs = [m for e in planted for m in (e.older, e.newer)] + draw.sample(list(real), 92)
+        shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
+        hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
+        found.append(len(hits))
+        false.append(sum(frozenset((r.older, r.newer)) not in decide for r in shown if r not in hits))
+    return {"found of 14": found, "false": false}
+
+
+def _shown_in_one_store(
+    examples: Sequence[Example], model: Model, bg: Background
+) -> tuple[list[Example], list[frozenset[str]]]:
     """The memories of some labelled pairs in one store: the labelled pairs shown as pairs, and the shown pairs
     that join memories of two different labelled pairs."""
     owner = {m.key: e for e in examples for m in (e.older, e.newer)}
     docs = [m for e in examples for m in (e.older, e.newer)]
-    shown = [r for r in find_relations(docs, model=model) if not r.held_back]
+    shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
     within = [owner[r.older] for r in shown if owner[r.older] is owner[r.newer]]
     return within, [frozenset((r.older, r.newer)) for r in shown if owner[r.older] is not owner[r.newer]]
 
@@ -208,9 +257,13 @@ def main() -> int:
             bg = background_of(fit_on)
             model = train(fit_on + revs, bg, in_store(fit_on, set_name))
             out[name] = evaluate(score_on, model, bg, verbose)
-            out[f"{name}, all its memories in one store"] = one_store(score_on, model)
-            out[f"{name}, six stores of 120 memories"] = stores_of_120(score_on, model)
-            out[f"{name}, six stores of 14 pairs among 92 single memories"] = stores_of_singles(score_on, model)
+            out[f"{name}, all its memories in one store"] = one_store(score_on, model, bg)
+            out[f"{name}, six stores of 120 memories"] = stores_of_120(score_on, model, bg)
+            out[f"{name}, six stores of 14 pairs among 92 single memories"] = stores_of_singles(score_on, model, bg)
+            if REAL_STORES.exists():
+                out[f"{name}, six stores of 14 pairs among 92 real memories"] = stores_in_real(
+                    score_on, model, bg, real_memories()
+                )
         out["pooled, 5-fold"] = pooled_folds(dev + dev2, revs)
         # the revocations scored by a model that never saw them (fitted on both pair sets only)
         bg = background_of(dev + dev2)

@@ -67,7 +67,9 @@ def load_pairs(path: Path) -> list[Example]:
     ]
 
 
-def _from_file(key: str, text: str, date: str) -> MemoryText:
+def memory_from_file(key: str, text: str, date: str) -> MemoryText:
+    """A memory file's text in its comparison form (front matter read leniently: a file it cannot parse counts as
+    all body)."""
     try:
         fm = parse(text)
         data, body = fm.data, text[fm.block_end :]
@@ -117,8 +119,8 @@ def load_revocations(stores: Path) -> list[Example]:
     out = []
     for n, rev, texts in revocations(stores):
         date = rev["date"][:10]
-        older = _from_file("old_" + Path(rev["path_before"]).name, texts[0], "0000-" + date)
-        newer = _from_file(Path(rev["path_after"]).name, texts[1], date)
+        older = memory_from_file("old_" + Path(rev["path_before"]).name, texts[0], "0000-" + date)
+        newer = memory_from_file(Path(rev["path_after"]).name, texts[1], date)
         out.append(Example(f"r{n:03d}", older, newer, "contradiction", "real", "contradiction", rev["repo"]))
     return out
 
