@@ -164,6 +164,37 @@ def test_two_short_memories_giving_the_same_reason_are_a_shown_duplicate() -> No
     assert other is None or other.held_back
 
 
+def test_reasons_sharing_one_word_are_not_the_same_reason() -> None:
+    """Two unrelated rules whose reasons touch on one word ("support") must not be lifted to a shown pair as if
+    they gave one reason twice."""
+    a = prepare(
+        "a.md",
+        "feedback_fp16_v100",
+        "V100 cluster: fp16, not bf16",
+        "Use fp16 mixed precision on the old V100 cluster.\n\n**Why:** V100s have no bf16 support; it falls back to fp32.",
+        "2026-01-01",
+    )
+    b = prepare(
+        "b.md",
+        "project_k8s_upgrade",
+        "Prod cluster moves to Kubernetes 1.29 on 2026-04-18",
+        "The prod cluster moves to Kubernetes 1.29 on 2026-04-18.\n\n**Why:** 1.27 support ends in May.",
+        "2026-02-01",
+    )
+    assert evidence(a, b, Weights([a, b])).same_reason == 0.0
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is None or rel.held_back
+    # the same reason given twice in other words still counts
+    c = prepare(
+        "c.md",
+        "feedback_bf16_not_on_v100",
+        "No bf16 on the V100 nodes",
+        "Don't train in bf16 on the V100 nodes.\n\n**Why:** V100s have no bf16 support and fall back to fp32.",
+        "2026-02-01",
+    )
+    assert evidence(a, c, Weights([a, c])).same_reason > 0.3
+
+
 def test_change_statements_name_what_they_move_away_from() -> None:
     assert changed_from("Front end switched from npm to bun") == {"npm"}
     assert changed_from("install with bun, no longer npm.") == {"npm"}

@@ -209,10 +209,15 @@ def _same_reason(a: MemoryText, b: MemoryText, weights: Weights) -> float:
     if a.cjk != b.cjk:
         ra, rb = frozenset(t for t in ra if t.isascii()), frozenset(t for t in rb if t.isascii())
     shared = ra & rb
-    if not shared:
+    if len(shared) < SAME_REASON_WORDS:
+        # one shared word ("support", "slow") is two reasons touching, not the same reason given twice
         return 0.0
     ws = sum(weights.idf(t) for t in shared)
     return min(1.0, ws / min(weights.total(ra), weights.total(rb)))
+
+
+SAME_REASON_WORDS = 2
+"""Words two reasons must share at the least to be read as one reason."""
 
 
 _LIFTED = re.compile(r"\b(?:again|now|anymore|any more|lifted|no longer)\b|又|恢复|现在|不再")
