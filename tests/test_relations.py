@@ -110,6 +110,12 @@ def test_chinese_is_split_into_dictionary_words_with_their_english_senses() -> N
     assert stem("names") == "name" and stem("boxes") == "box" and stem("testing") == "test"
 
 
+def test_a_quantity_joined_by_a_hyphen_meets_the_same_quantity_written_apart() -> None:
+    assert {"15", "minute"} <= set(tokens("keep a 15-minute gap")) & set(tokens("leave 15 minutes between meetings"))
+    # dates, ranges and names with digits stay whole
+    assert {"2026-03-12", "1-5", "gpu-03"} <= set(tokens("from 2026-03-12, a 1-5 rubric on gpu-03"))
+
+
 @pytest.mark.parametrize(
     "text",
     [
@@ -118,6 +124,7 @@ def test_chinese_is_split_into_dictionary_words_with_their_english_senses() -> N
         "集成测试不要 mock 数据库",
         "ＦＵＬＬ-width ＡＰＩ keys and the and the of",
         "first-seen words zqxj_unmet qwv.vzk twice: zqxj_unmet",
+        "a 15-minute gap, the 10-year rule, gpu-03 on 2026-03-12, a 1-5 rubric",
         "",
     ],
 )

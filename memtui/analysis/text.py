@@ -178,7 +178,17 @@ def _word_token(word: str) -> str | None:
 
 def tokens(text: str) -> list[str]:
     """Normalised tokens of a text: stemmed English words, numbers, identifiers, CJK bigrams and concepts."""
-    return _folded_tokens(strip_markdown(fold(text)))
+    return _folded_tokens(_split_quantities(strip_markdown(fold(text))))
+
+
+_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)-(?=[a-z])")
+"""A number joined to its unit by a hyphen ("a 15-minute gap", "the 10-year rule")."""
+
+
+def _split_quantities(folded: str) -> str:
+    """ "15-minute" read as "15 minute", so it meets "15 minutes" (a date or a range, digits on both sides of the
+    hyphen, stays whole)."""
+    return _QUANTITY.sub(r"\1 ", folded) if "-" in folded else folded
 
 
 def _folded_tokens(folded: str) -> list[str]:
@@ -206,7 +216,7 @@ def _word_tokens(words: list[str], out: list[str]) -> list[str]:
 
 def token_set(text: str) -> frozenset[str]:
     """`frozenset(tokens(text))`, faster: once every word has been met, one lookup per word, all in C."""
-    folded = strip_markdown(fold(text))
+    folded = _split_quantities(strip_markdown(fold(text)))
     if not folded.isascii():
         return frozenset(_folded_tokens(folded))
     words = _WORD.findall(folded)
