@@ -429,6 +429,29 @@ async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(dem
         assert all(card.paths[0] not in table.get_row_at(i)[2].plain for i in range(table.row_count))
 
 
+@pytest.mark.parametrize("kind", ["contradiction", "duplicate"])
+async def test_merging_a_pair_in_the_review_gives_the_reason_its_kind_says(demo: Path, kind: str) -> None:
+    """Two memories that conflict are merged to settle which holds: history must not call them duplicates."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        while screen.current() is not None and screen.current().kind != kind:  # type: ignore[union-attr]
+            await pilot.press("s")
+        card = screen.current()
+        assert card is not None
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MergeDialog)
+        reason = app.screen.query_one("#merge-reason", Input).value
+        if kind == "contradiction":
+            assert reason == f"settles the conflict of {card.paths[0]} and {card.paths[1]}"
+        else:
+            assert reason == f"duplicates of {card.paths[1]}"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Reason"] == [reason]
+
+
 async def test_one_finding_count_in_header_and_review(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:

@@ -116,7 +116,8 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
 
     The merged text starts as the target's own memory (its name, description and text lead) with the others'
     paragraphs after a blank line each. Changing "into" to another of the memories starts over from that one,
-    unless the person already edited the text.
+    unless the person already edited the text. The reason starts as "duplicates of <into>", or as `reason` when the
+    caller knows better (two memories that conflict are not duplicates).
     """
 
     BINDINGS = [
@@ -124,10 +125,11 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
         Binding("escape", "cancel", "Cancel", id="dialog.cancel", priority=True),
     ]
 
-    def __init__(self, memories: Sequence[Memory], into: str) -> None:
+    def __init__(self, memories: Sequence[Memory], into: str, reason: str | None = None) -> None:
         super().__init__()
         self._memories = list(memories)
         self._into = into
+        self._reason = reason
         self._generated = merge_text(self._memories, into)
 
     def compose(self) -> ComposeResult:
@@ -146,7 +148,7 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
                 yield Label(" why ")
                 others = [m.path for m in self._memories if m.path != self._into]
                 yield Input(
-                    f"duplicates of {self._into}" if others else "",
+                    self._reason if self._reason is not None else f"duplicates of {self._into}" if others else "",
                     id="merge-reason",
                     placeholder="reason (history will say this)",
                 )

@@ -99,9 +99,11 @@ class ReviewDeciding(ReviewCursor):
         """Merge the pair (the merge dialog opens; the newer leads)."""
         if self._busy() or (pair := self._pair()) is None:
             return
-        _, older, newer = pair
+        card, older, newer = pair
         store, hashes = self.store_path, {older.path: older.content_hash, newer.path: newer.content_hash}
         paths = [older.path, newer.path]
+        # two memories that conflict are merged to settle which one holds, not because they are duplicates
+        settles = f"settles the conflict of {older.path} and {newer.path}" if card.kind == "contradiction" else None
 
         def done(request: MergeRequest | None) -> None:
             if request is not None:
@@ -120,7 +122,7 @@ class ReviewDeciding(ReviewCursor):
                     ),
                 )
 
-        self.app.push_screen(MergeDialog([older, newer], newer.path), done)
+        self.app.push_screen(MergeDialog([older, newer], newer.path, settles), done)
 
     def action_edit(self) -> None:
         """Edit the memory (the newer of a pair)."""
