@@ -58,7 +58,7 @@ def test_exit_zero_without_errors_and_text_report(tmp_path: Path) -> None:
     (store / "a.md").write_text(memory("a", "feedback"))
     out = run("check", str(store), "--today", "2026-11-30")
     assert out.returncode == 0, out.stdout + out.stderr
-    assert "1 memories (1 active, 0 archived)" in out.stdout and "0 errors" in out.stdout
+    assert "1 memory ·" in out.stdout and "0 errors" in out.stdout
 
 
 def test_usage_and_io_errors_exit_two_without_traceback(tmp_path: Path) -> None:

@@ -8,6 +8,8 @@ asking, the palette acting on a hidden screen, counts that disagreed.
 from __future__ import annotations
 
 import datetime as dt
+import subprocess
+import sys
 from collections.abc import Callable
 from pathlib import Path
 
@@ -18,6 +20,7 @@ from textual.widgets import DataTable, Input, TextArea
 
 from memtui import ops
 from memtui.audit.repo import parse_trailers
+from memtui.core.store import load_store
 from memtui.demo import make_demo_store
 from memtui.review import finding_count
 from memtui.tui.app import MemtuiApp
@@ -450,6 +453,22 @@ async def test_merging_a_pair_in_the_review_gives_the_reason_its_kind_says(demo:
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         assert head(demo)["Memtui-Reason"] == [reason]
+
+
+async def test_the_header_and_check_count_the_memories_alike(demo: Path) -> None:
+    """The demo holds one memory in the archive and one marked archived but still loaded: both say 46 and 2."""
+    out = subprocess.run(
+        [sys.executable, "-m", "memtui", "check", str(demo), "--today", TODAY.isoformat()],
+        capture_output=True,
+        text=True,
+    )
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        header = str(app.query_one("#header").render())
+        said = load_store(demo).count_text()
+    assert said == "46 memories (2 archived)"
+    assert f"memtui · {said}" in header and f"\n{said} · " in out.stdout
 
 
 async def test_one_finding_count_in_header_and_review(demo: Path) -> None:

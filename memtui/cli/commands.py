@@ -154,11 +154,8 @@ def cmd_check(args: argparse.Namespace) -> int:
             out["index"] = {"lines": b.lines, "units": b.units, "first_unloaded_line": b.first_unloaded_line}
         _write_json(out)
     else:
-        active = len(store.active)
         print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
-        print(
-            f"{len(store.memories)} memories ({active} active, {len(store.memories) - active} archived) · {_budget_line(report)}"
-        )
+        print(f"{store.count_text()} · {_budget_line(report)}")
         print()
         for f in report.findings:
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")

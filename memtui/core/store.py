@@ -103,6 +103,12 @@ class Store:
         """Memories the agent loads and that are not archived."""
         return tuple(m for m in self.memories if m.is_active)
 
+    def count_text(self) -> str:
+        """ "46 memories (2 archived)": what `memtui check` and the TUI's header both say of the store (archived: in
+        the archive folder, or marked archived and still in the loaded one)."""
+        n, archived = len(self.memories), len(self.memories) - len(self.active)
+        return f"{n} {'memory' if n == 1 else 'memories'}" + (f" ({archived} archived)" if archived else "")
+
     def get(self, rel_path: str) -> Memory | None:
         """The memory at a store-relative path, if any."""
         return self.by_path.get(rel_path)

@@ -245,8 +245,6 @@ class MainScreen(Screen[None]):
             text = f"memtui · {load_error}" if load_error else f"memtui · reading {self.host.store_path}"
             self.query_one("#header", Static).update(render.plain(text))
             return
-        live = [m for m in ws.store.memories if not m.in_archive]
-        archived = len(ws.store.memories) - len(live)
         if load_error:
             state = render.styled(load_error + " (ctrl+p → store: Reload)", "flag-contradiction")
         elif ws.report is None:
@@ -254,7 +252,7 @@ class MainScreen(Screen[None]):
         else:
             state = Content(_count_text(self.host.cards))
         # what the person set (marks, sort, filter) comes before what the store says: a narrow terminal cuts the end
-        parts = [Content(f"memtui · {len(live)} memories"), Content(f" ({archived} archived)" if archived else "")]
+        parts = [Content(f"memtui · {ws.store.count_text()}")]
         if self.marked:
             parts.append(render.styled(f" · {len(self.marked)} marked", "badge-aging"))
         if self.sort != "name":
