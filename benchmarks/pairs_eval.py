@@ -164,7 +164,8 @@ def stores_in_real(
 ) -> dict[str, list[int]]:
     """The realistic store the acceptance names, in a third shape: 14 pairs needing a decision planted among 92
     memories real agents wrote (seeded draws from the real stores). Per store: the 14 found, and every other pair
-    shown (two real memories of one store that readers judged to need a decision, `real_pairs.json`, excepted)."""
+    shown, except those reading found to need a decision (two real memories of one store, `real_pairs.json`, or
+    two planted memories of different pairs, `store_pairs.jsonl`)."""
     needed = json.loads((ROOT / "benchmarks" / "real_pairs.json").read_text(encoding="utf-8"))["pairs"]
     decide = {frozenset((f"{n['store']}/{n['a']}", f"{n['store']}/{n['b']}")) for n in needed}
     found, false = [], []
@@ -176,7 +177,8 @@ def stores_in_real(
         shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
         hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
         found.append(len(hits))
-        false.append(sum(frozenset((r.older, r.newer)) not in decide for r in shown if r not in hits))
+        pairs = [frozenset((r.older, r.newer)) for r in shown if r not in hits]
+        false.append(sum(pair not in decide and READ.get(pair) not in FLAG for pair in pairs))
     return {"found of 14": found, "false": false}
 
 

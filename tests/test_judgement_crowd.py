@@ -185,6 +185,27 @@ def test_partners_are_the_candidates_a_memory_is_judged_against() -> None:
     assert 0.0 <= weights.crowd(by_key["pkg_npm.md"], by_key["pkg_bun.md"]) < 1.0
 
 
+def test_long_notes_do_not_crowd_a_short_memory() -> None:
+    """A long session note shares the project's words with every short rule: it is a partner of other long notes,
+    not a look-alike crowding the short ones."""
+    docs = _team()
+    log_lines = "\n".join(
+        f"- Step {n}: checked the alerts, the logs, the PR queue, the branches and the dashboards again."
+        for n in range(12)
+    )
+    notes = [_memory(f"session_{n}", f"Session {n} notes", log_lines) for n in range(3)]
+    store = [*docs, *notes]
+    scored = scored_candidates(store, Weights(store))
+    note_keys = {n.key for n in notes}
+    mixed = [(i, j) for i, j in scored if len({store[i].key, store[j].key} & note_keys) == 1]
+    assert any(scored[pair].related >= PARTNER_RELATED for pair in mixed)  # notes and rules are judged together…
+    partners = partner_counts(store, scored)
+    # …but the notes count only as each other's partners: the rules' crowds are what they were without the notes
+    alone = partner_counts(docs, scored_candidates(docs, Weights(docs)))
+    assert {k: v for k, v in partners.items() if k not in note_keys} == alone
+    assert all(partners[k] == 2 for k in note_keys)
+
+
 def test_in_a_crowd_a_weak_verdict_is_held_back_and_a_stated_change_still_shown() -> None:
     model = load_model()
     assert model is not None and all(f in model.features for f in STORE_FEATURES)

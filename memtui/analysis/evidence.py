@@ -14,7 +14,7 @@ from memtui.analysis import text as tx
 from memtui.analysis.claims import Aligned, Claim, Comparison, compare, setting_conflict
 from memtui.analysis.lexicon import PERMISSIONS, PROHIBITIONS
 from memtui.analysis.memory_text import MemoryText
-from memtui.analysis.pairs import PairScore, Relation, Weights, rule_label, score_pair
+from memtui.analysis.pairs import SHORT_CLAIMS, PairScore, Relation, Weights, rule_label, score_pair
 
 STORE_FEATURES = ("crowd", "crowd_weak_contradiction", "crowd_weak_duplicate", "crowd_unrelated")
 """The features that are zero for a pair alone: how crowded the pair's neighbourhood in the store is
@@ -54,7 +54,6 @@ FEATURES = (
     *STORE_FEATURES,
 )
 """What the model reads about a pair (all between 0 and 1)."""
-SHORT_CLAIMS = 8
 CONFLICT_CUES = ("negation", "value", "change", "antonym", "substitution", "explicit", "setting")
 REVISION_MIN = 0.6
 """Share of claims two memories state word for word from which one reads as a revision of the other."""

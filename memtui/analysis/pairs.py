@@ -141,12 +141,19 @@ PARTNER_RELATED = 0.15
 """Relatedness from which a candidate is judged at all (`relations.JUDGE_MIN`), and counts as a partner."""
 
 
+SHORT_CLAIMS = 8
+"""A memory of at most this many claims is short: two short memories are little more than their claims."""
+
+
 def partner_counts(docs: Sequence[MemoryText], scored: Mapping[tuple[int, int], PairScore]) -> dict[str, int]:
     """How many partners each memory (by key) is judged against: candidates at least `PARTNER_RELATED` related,
-    neither of them saying it is superseded (those are never judged)."""
+    neither of them saying it is superseded (those are never judged), both short or both long. A long note
+    shares a word with nearly everything, so it says nothing about how many look-alikes crowd a short memory; and
+    the other way round."""
     counts: Counter[str] = Counter()
+    short = [len(d.claims) <= SHORT_CLAIMS for d in docs]
     for (i, j), s in scored.items():
-        if s.related >= PARTNER_RELATED and not (docs[i].superseded or docs[j].superseded):
+        if s.related >= PARTNER_RELATED and short[i] == short[j] and not (docs[i].superseded or docs[j].superseded):
             counts[docs[i].key] += 1
             counts[docs[j].key] += 1
     return dict(counts)
