@@ -93,7 +93,7 @@ def one_store(examples: Sequence[Example], model: Model, bg: Background) -> dict
     pair (and how many of those need a decision), and those across two labelled pairs, split by what reading them
     found (`scripts/store_pairs.jsonl`; a pair nobody read counts as false). The store pairs of the set scored
     here were read, but the model scoring it never saw them: fitted on the other set."""
-    within, across = _shown_in_one_store(examples, model, bg)
+    within, across, _ = _shown_in_one_store(examples, model, bg)
     return {
         "memories": 2 * len(examples),
         "shown within a pair": len(within),
@@ -105,20 +105,23 @@ def one_store(examples: Sequence[Example], model: Model, bg: Background) -> dict
 
 def stores_of_120(examples: Sequence[Example], model: Model, bg: Background, stores: int = 6) -> dict[str, list[int]]:
     """Stores like the acceptance's realistic one: 14 pairs needing a decision and 46 others of one set (seeded
-    draws), all 120 memories in one store. Per store: the 14 found, the other labelled pairs shown, the pairs shown
-    across two labelled pairs, and the false ones among all of those (across pairs by `store_pairs.jsonl`)."""
-    found, others, across, false = [], [], [], []
+    draws), all 120 memories in one store. Per store: the 14 found (shown, whatever its label; and shown or held
+    back), the other labelled pairs shown, the pairs shown across two labelled pairs, and the false ones among all of
+    those (across pairs by `store_pairs.jsonl`)."""
+    found, found_held, others, across, false = [], [], [], [], []
     for seed in range(stores):
         draw = random.Random(seed)
         chosen = draw.sample([e for e in examples if e.gold in FLAG], 14)
         chosen += draw.sample([e for e in examples if e.gold not in FLAG], 46)
-        within, shown_across = _shown_in_one_store(chosen, model, bg)
+        within, shown_across, held = _shown_in_one_store(chosen, model, bg)
         found.append(sum(e.gold in FLAG for e in within))
+        found_held.append(found[-1] + sum(e.gold in FLAG for e in held))
         others.append(sum(e.gold not in FLAG for e in within))
         across.append(len(shown_across))
         false.append(others[-1] + sum(READ.get(pair) not in FLAG for pair in shown_across))
     return {
         "found of 14": found,
+        "found of 14, held back included": found_held,
         "other labelled pairs shown": others,
         "shown across pairs": across,
         "false (other labelled, and across pairs read as false or not read)": false,
@@ -131,18 +134,20 @@ def stores_of_singles(
     """The other shape of a realistic store: 14 pairs needing a decision among 92 single memories of the same set
     (one of each of 92 other labelled pairs, seeded draws), 120 memories. Per store: the 14 found, and the other
     pairs shown that reading found false or nobody read."""
-    found, false = [], []
+    found, found_held, false = [], [], []
     for seed in range(stores):
         draw = random.Random(seed)
         planted = draw.sample([e for e in examples if e.gold in FLAG], 14)
         singles = [draw.choice((e.older, e.newer)) for e in draw.sample([e for e in examples if e not in planted], 92)]
         owner = {m.key: e for e in planted for m in (e.older, e.newer)}
         docs = [m for e in planted for m in (e.older, e.newer)] + singles
-        shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
+        judged = find_relations(docs, bg, model)
+        shown = [r for r in judged if not r.held_back]
         hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
         found.append(len(hits))
+        found_held.append(sum(r.older in owner and owner[r.older] is owner.get(r.newer) for r in judged))
         false.append(sum(READ.get(frozenset((r.older, r.newer))) not in FLAG for r in shown if r not in hits))
-    return {"found of 14": found, "false": false}
+    return {"found of 14": found, "found of 14, held back included": found_held, "false": false}
 
 
 REAL_STORES = SHARED / "real-stores"
@@ -168,30 +173,34 @@ def stores_in_real(
     two planted memories of different pairs, `store_pairs.jsonl`)."""
     needed = json.loads((ROOT / "benchmarks" / "real_pairs.json").read_text(encoding="utf-8"))["pairs"]
     decide = {frozenset((f"{n['store']}/{n['a']}", f"{n['store']}/{n['b']}")) for n in needed}
-    found, false = [], []
+    found, found_held, false = [], [], []
     for seed in range(stores):
         draw = random.Random(seed)
         planted = draw.sample([e for e in examples if e.gold in FLAG], 14)
         owner = {m.key: e for e in planted for m in (e.older, e.newer)}
-        docs = [m for e in planted for m in (e.older, e.newer)] + draw.sample(list(real), 92)
-        shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
+        docs = [m for e in planted for m in (e.older, e.newer)] + draw.sample(list(real), min(92, len(real)))
+        judged = find_relations(docs, bg, model)
+        shown = [r for r in judged if not r.held_back]
         hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
         found.append(len(hits))
+        found_held.append(sum(r.older in owner and owner[r.older] is owner.get(r.newer) for r in judged))
         pairs = [frozenset((r.older, r.newer)) for r in shown if r not in hits]
         false.append(sum(pair not in decide and READ.get(pair) not in FLAG for pair in pairs))
-    return {"found of 14": found, "false": false}
+    return {"found of 14": found, "found of 14, held back included": found_held, "false": false}
 
 
 def _shown_in_one_store(
     examples: Sequence[Example], model: Model, bg: Background
-) -> tuple[list[Example], list[frozenset[str]]]:
-    """The memories of some labelled pairs in one store: the labelled pairs shown as pairs, and the shown pairs
-    that join memories of two different labelled pairs."""
+) -> tuple[list[Example], list[frozenset[str]], list[Example]]:
+    """The memories of some labelled pairs in one store: the labelled pairs shown as pairs, the shown pairs that
+    join memories of two different labelled pairs, and the labelled pairs held back."""
     owner = {m.key: e for e in examples for m in (e.older, e.newer)}
     docs = [m for e in examples for m in (e.older, e.newer)]
-    shown = [r for r in find_relations(docs, bg, model) if not r.held_back]
+    judged = find_relations(docs, bg, model)
+    shown = [r for r in judged if not r.held_back]
     within = [owner[r.older] for r in shown if owner[r.older] is owner[r.newer]]
-    return within, [frozenset((r.older, r.newer)) for r in shown if owner[r.older] is not owner[r.newer]]
+    held = [owner[r.older] for r in judged if r.held_back and owner[r.older] is owner[r.newer]]
+    return within, [frozenset((r.older, r.newer)) for r in shown if owner[r.older] is not owner[r.newer]], held
 
 
 def _read_store_pairs() -> dict[frozenset[str], str]:
@@ -252,6 +261,7 @@ def main() -> int:
         dev = load_pairs(SHARED / "pairs-dev" / "pairs.jsonl")
         dev2 = load_pairs(SHARED / "pairs-dev2" / "pairs.jsonl")
         revs = load_revocations(SHARED / "real-stores")
+        real = real_memories() if REAL_STORES.exists() else []
         for name, fit_on, set_name, score_on in (
             ("dev->dev2", dev, "pairs-dev", dev2),
             ("dev2->dev", dev2, "pairs-dev2", dev),
@@ -262,9 +272,9 @@ def main() -> int:
             out[f"{name}, all its memories in one store"] = one_store(score_on, model, bg)
             out[f"{name}, six stores of 120 memories"] = stores_of_120(score_on, model, bg)
             out[f"{name}, six stores of 14 pairs among 92 single memories"] = stores_of_singles(score_on, model, bg)
-            if REAL_STORES.exists():
+            if real:
                 out[f"{name}, six stores of 14 pairs among 92 real memories"] = stores_in_real(
-                    score_on, model, bg, real_memories()
+                    score_on, model, bg, real
                 )
         out["pooled, 5-fold"] = pooled_folds(dev + dev2, revs)
         # the revocations scored by a model that never saw them (fitted on both pair sets only)

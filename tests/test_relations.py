@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+from memtui.analysis.cues import values
 from memtui.analysis.relations import MemoryText, Relation, Weights, candidate_pairs, classify, find_relations, prepare
 from memtui.analysis.text import stem, token_set, tokens
 
@@ -112,8 +113,18 @@ def test_chinese_is_split_into_dictionary_words_with_their_english_senses() -> N
 
 def test_a_quantity_joined_by_a_hyphen_meets_the_same_quantity_written_apart() -> None:
     assert {"15", "minute"} <= set(tokens("keep a 15-minute gap")) & set(tokens("leave 15 minutes between meetings"))
+    assert "3-day" in tokens("a 3-day window") and "3-day" not in tokens("a 7-day window")  # still told apart
     # dates, ranges and names with digits stay whole
-    assert {"2026-03-12", "1-5", "gpu-03"} <= set(tokens("from 2026-03-12, a 1-5 rubric on gpu-03"))
+    names = "from 2026-03-12, a 1-5 rubric on gpu-03 with gpt-4-turbo on node-18-alpine"
+    assert {"2026-03-12", "1-5", "gpu-03", "gpt-4-turbo", "node-18-alpine"} <= set(tokens(names))
+    assert not {"turbo", "alpine"} & set(tokens(names))
+
+
+def test_a_quantity_is_one_value_however_its_unit_is_written() -> None:
+    assert values("keep a 15-minute gap") == values("leave 15 minutes") == values("15 min") == {"number": {"15min"}}
+    assert values("answer within 24 hours") == values("24 小时内回复") == {"number": {"24h"}}
+    assert values("keep 30 minutes between") != values("keep a 15-minute gap")
+    assert values("gpt-4-turbo, 1-5 rubric, version 1.27") == {}
 
 
 @pytest.mark.parametrize(

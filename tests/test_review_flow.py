@@ -455,6 +455,18 @@ async def test_merging_a_pair_in_the_review_gives_the_reason_its_kind_says(demo:
         assert head(demo)["Memtui-Reason"] == [reason]
 
 
+async def test_merging_a_memory_with_its_conflicting_partner_says_it_settles_the_conflict(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "feedback_use_bun.md")  # contradicts feedback_use_npm.md, duplicates nothing
+        await pilot.press("m")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MergeDialog)
+        reason = app.screen.query_one("#merge-reason", Input).value
+        assert reason == "settles the conflict of feedback_use_npm.md and feedback_use_bun.md"
+
+
 async def test_the_header_and_check_count_the_memories_alike(demo: Path) -> None:
     """The demo holds one memory in the archive and one marked archived but still loaded: both say 46 and 2."""
     out = subprocess.run(

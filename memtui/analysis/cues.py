@@ -29,7 +29,9 @@ _VALUE_PATTERNS = {
         r"https?://[^\s)，。]+|(?<![\w.-])[\w-]+(?:\.[\w-]+)+/[\w./-]+"
     ),  # starts only where a run starts: linear
     "number": re.compile(
-        r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?\s*(?:%|ms|s|h|k|kb|mb|gb|days?|weeks?|months?|years?|天|周|个月|年|小时|分钟|分)?(?![\w.-])"
+        # a Chinese unit is followed by more Chinese (24 小时内): only an English one must end its word
+        r"(?<![\w.])\d+(?:\.\d+)?(?:e-?\d+)?(?:(?:\s*|-(?=[a-z]))(?:minutes?|mins?|hours?|hrs?|seconds?|secs?|%|ms|s|h|"
+        r"k|kb|mb|gb|days?|weeks?|months?|years?)(?![\w.-])|\s*(?:天|周|个月|年|小时|分钟|分)|(?![\w.-]))"
     ),
     "email": re.compile(r"(?<![\w.+-])[\w.+-]++@[\w-]++\.[\w.]+\b"),
 }
@@ -176,6 +178,25 @@ def _month_day(value: str) -> str:
 
 
 _UNIT = re.compile(r"[^\d.\s]")
+_UNIT_NAMES = {
+    **dict.fromkeys(("minute", "minutes", "min", "mins", "分钟"), "min"),
+    **dict.fromkeys(("hour", "hours", "hr", "hrs", "h", "小时"), "h"),
+    **dict.fromkeys(("second", "seconds", "sec", "secs", "s"), "s"),
+    **dict.fromkeys(("day", "days", "天"), "day"),
+    **dict.fromkeys(("week", "weeks", "周"), "week"),
+    **dict.fromkeys(("month", "months", "个月"), "month"),
+    **dict.fromkeys(("year", "years", "年"), "year"),
+}
+"""One name per unit, so "15 minutes", "15-minute" and "15 分钟" are one value."""
+_NUMBER_UNIT = re.compile(r"([\d.]+(?:e-?\d+)?)[\s-]*(.*)")
+
+
+def _quantity(value: str) -> str:
+    """A quantity as number and unit name: "15 minutes" → "15min"."""
+    m = _NUMBER_UNIT.fullmatch(value)
+    if m is None:
+        return value.replace(" ", "")
+    return m.group(1) + _UNIT_NAMES.get(m.group(2), m.group(2))
 
 
 def values(text: str) -> dict[str, frozenset[str]]:
@@ -190,7 +211,7 @@ def values(text: str) -> dict[str, frozenset[str]]:
         taken = _VALUE_PATTERNS[kind].sub(" ", taken)
         if kind == "number":
             # a bare number ("section 4.2", "level 3") says little; a quantity with its unit does
-            found = {v.replace(" ", "") for v in found if _UNIT.search(v)}
+            found = {_quantity(v) for v in found if _UNIT.search(v)}
         elif kind == "date":
             found = {_month_day(v) for v in found}
         if found:

@@ -181,14 +181,15 @@ def tokens(text: str) -> list[str]:
     return _folded_tokens(_split_quantities(strip_markdown(fold(text))))
 
 
-_QUANTITY = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)-(?=[a-z])")
-"""A number joined to its unit by a hyphen ("a 15-minute gap", "the 10-year rule")."""
+_QUANTITY = re.compile(r"(?<![\w.-])(\d+(?:\.\d+)?)-([a-z]+)\b")
+"""A number joined to its unit by a hyphen ("a 15-minute gap", "the 10-year rule"), not inside a name
+(`gpt-4-turbo`, `node-18-alpine`)."""
 
 
 def _split_quantities(folded: str) -> str:
-    """ "15-minute" read as "15 minute", so it meets "15 minutes" (a date or a range, digits on both sides of the
-    hyphen, stays whole)."""
-    return _QUANTITY.sub(r"\1 ", folded) if "-" in folded else folded
+    """ "15-minute" also read as "15 minute", so it meets "15 minutes" and still differs from "30-minute" (a date
+    or a range, digits on both sides of the hyphen, and a name with a number inside stay whole)."""
+    return _QUANTITY.sub(r"\g<0> \1 \2", folded) if "-" in folded else folded
 
 
 def _folded_tokens(folded: str) -> list[str]:

@@ -111,6 +111,12 @@ class EditDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
+def conflict_reason(older: str, newer: str) -> str:
+    """The reason a merge of two conflicting memories starts with: they are merged to settle which one holds, not
+    because they are duplicates."""
+    return f"settles the conflict of {older} and {newer}"
+
+
 class MergeDialog(ModalScreen[MergeRequest | None]):
     """The memories side by side above an editable merged text; `ctrl+s` merges, `escape` cancels.
 

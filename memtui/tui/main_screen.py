@@ -32,7 +32,16 @@ from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, finding_count
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome, keep_final_newline
-from memtui.tui.dialogs import HELP, ArchiveDialog, EditDialog, FixDateDialog, HelpScreen, MergeDialog, MergeRequest
+from memtui.tui.dialogs import (
+    HELP,
+    ArchiveDialog,
+    EditDialog,
+    FixDateDialog,
+    HelpScreen,
+    MergeDialog,
+    MergeRequest,
+    conflict_reason,
+)
 from memtui.tui.messages import Decide
 from memtui.tui.preview import Preview
 from memtui.tui.widgets import GROUPS, KeyLine, MemoryPane, sorter
@@ -537,7 +546,14 @@ class MainScreen(Screen[None]):
                 on_outcome,
             )
 
-        self.app.push_screen(MergeDialog(memories, base.path), done)
+        reason = None
+        if len(memories) == 2:
+            pair = {m.path for m in memories}
+            conflicts = [f for f, other in ws.partners(memories[0], "contradiction") if other in pair]
+            duplicates = [f for f, other in ws.partners(memories[0], "duplicate") if other in pair]
+            if conflicts and not duplicates:
+                reason = conflict_reason(*conflicts[0].paths[:2])
+        self.app.push_screen(MergeDialog(memories, base.path, reason), done)
         return True
 
     def action_edit(self) -> None:

@@ -9,7 +9,7 @@ from memtui import ops
 from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card
 from memtui.tui.decisions import keep_final_newline
-from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, MergeDialog, MergeRequest
+from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, MergeDialog, MergeRequest, conflict_reason
 from memtui.tui.review_cursor import Decision, ReviewCursor
 
 
@@ -102,8 +102,7 @@ class ReviewDeciding(ReviewCursor):
         card, older, newer = pair
         store, hashes = self.store_path, {older.path: older.content_hash, newer.path: newer.content_hash}
         paths = [older.path, newer.path]
-        # two memories that conflict are merged to settle which one holds, not because they are duplicates
-        settles = f"settles the conflict of {older.path} and {newer.path}" if card.kind == "contradiction" else None
+        settles = conflict_reason(older.path, newer.path) if card.kind == "contradiction" else None
 
         def done(request: MergeRequest | None) -> None:
             if request is not None:
