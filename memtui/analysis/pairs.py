@@ -159,7 +159,11 @@ def partner_counts(docs: Sequence[MemoryText], scored: Mapping[tuple[int, int], 
         return short[i]
 
     for (i, j), s in scored.items():
-        if s.related >= PARTNER_RELATED and not (docs[i].superseded or docs[j].superseded) and is_short(i) == is_short(j):
+        if (
+            s.related >= PARTNER_RELATED
+            and not (docs[i].superseded or docs[j].superseded)
+            and is_short(i) == is_short(j)
+        ):
             counts[docs[i].key] += 1
             counts[docs[j].key] += 1
     return dict(counts)
