@@ -22,7 +22,7 @@ from memtui import ops
 from memtui.audit.repo import parse_trailers
 from memtui.core.store import load_store
 from memtui.demo import make_demo_store
-from memtui.review import finding_count
+from memtui.review import Card, finding_count
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import (
     ArchiveDialog,
@@ -404,14 +404,20 @@ async def test_a_card_about_a_missing_file_offers_no_key_that_would_only_refuse(
         assert {"a", "v", "e"} <= set(screen.active_bindings)
 
 
+async def skip_to(screen: ReviewScreen, pilot, kind: str) -> Card:  # type: ignore[no-untyped-def]
+    """Skip cards until the first one of this kind."""
+    while screen.current() is not None and screen.current().kind != kind:  # type: ignore[union-attr]
+        await pilot.press("s")
+    card = screen.current()
+    assert card is not None
+    return card
+
+
 async def test_a_duplicate_archived_in_the_review_is_merged_away_not_revoked(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
-        while screen.current() is not None and screen.current().kind != "duplicate":  # type: ignore[union-attr]
-            await pilot.press("s")
-        card = screen.current()
-        assert card is not None
+        card = await skip_to(screen, pilot, "duplicate")
         await pilot.press("a")
         await settle(app, pilot)
         assert isinstance(app.screen, ArchiveDialog)
@@ -438,10 +444,7 @@ async def test_merging_a_pair_in_the_review_gives_the_reason_its_kind_says(demo:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
-        while screen.current() is not None and screen.current().kind != kind:  # type: ignore[union-attr]
-            await pilot.press("s")
-        card = screen.current()
-        assert card is not None
+        card = await skip_to(screen, pilot, kind)
         await pilot.press("m")
         await settle(app, pilot)
         assert isinstance(app.screen, MergeDialog)
