@@ -34,6 +34,18 @@ async def test_review_pair_card(demo_fixed: Path, svg_snapshot, size: tuple[int,
         assert svg_snapshot == _svg(app)
 
 
+async def test_a_pair_cards_explanation_is_whole_at_80x24(demo_fixed: Path) -> None:  # noqa: F811
+    """Why the pair is there and what to do about it is the card's point: its last words are on screen too."""
+    app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
+    async with app.run_test(size=(80, 24)) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        await pilot.pause(0.3)
+        shown = " ".join(line.strip() for line in _screen_lines(app.export_screenshot()))
+        assert card.explanation.split()[-1] in shown and "as superseded." in shown
+
+
 async def test_review_list_card_at_80x24(demo_fixed: Path, svg_snapshot) -> None:  # type: ignore[no-untyped-def]  # noqa: F811
     app = MemtuiApp(demo_fixed, today=TODAY, watch_interval=0)
     async with app.run_test(size=(80, 24)) as pilot:
