@@ -195,6 +195,38 @@ def test_reasons_sharing_one_word_are_not_the_same_reason() -> None:
     assert evidence(a, c, Weights([a, c])).same_reason > 0.3
 
 
+def test_one_sentence_filled_in_for_two_named_things_is_not_a_duplicate() -> None:
+    """Two sibling notes from one template ("X/ belongs to @team-x") say the same sentence of different things."""
+    a = prepare(
+        "a.md",
+        "reference_codeowners_payments",
+        "CODEOWNERS: payments/ belongs to @acme/payments",
+        "In the monorepo's CODEOWNERS, `payments/` is owned by @acme/payments; changes there request their review.",
+        "2026-01-01",
+    )
+    b = prepare(
+        "b.md",
+        "reference_codeowners_docs",
+        "CODEOWNERS: docs/ belongs to @acme/devrel",
+        "In the monorepo's CODEOWNERS, `docs/` is owned by @acme/devrel; changes there request their review.",
+        "2026-02-01",
+    )
+    ev = evidence(a, b, Weights([a, b]))
+    assert ev.short and "substitution" in ev.comparison.conflict
+    assert "duplicate" not in allowed_labels(ev)
+    rel = classify(a, b, Weights([a, b]))
+    assert rel is None or rel.kind != "duplicate"
+    # the same rule written twice, a word changed, is still a duplicate candidate
+    c = prepare(
+        "c.md",
+        "reference_codeowners_payments_team",
+        "CODEOWNERS: payments/ is the payments team's",
+        "In the monorepo's CODEOWNERS, `payments/` is owned by @acme/payments; changes there ask for their review.",
+        "2026-02-01",
+    )
+    assert "duplicate" in allowed_labels(evidence(a, c, Weights([a, c])))
+
+
 def test_change_statements_name_what_they_move_away_from() -> None:
     assert changed_from("Front end switched from npm to bun") == {"npm"}
     assert changed_from("install with bun, no longer npm.") == {"npm"}

@@ -17,6 +17,7 @@ This module holds the verdict; the stages before it live in their own modules an
 
 from __future__ import annotations
 
+import re
 from collections.abc import Sequence
 
 from memtui.analysis.background import Background
@@ -121,12 +122,28 @@ def allowed_labels(ev: Evidence) -> set[str]:
     A contradiction needs an aligned pair of conflicting claims (or, for two short memories, the first
     engine's cue); a duplicate needs the memories to cover each other. Logs and session notes are never
     duplicates of each other, and they conflict only through closely aligned claims. Two memories one of which
-    links to the other are kept apart by their author: never duplicates.
+    links to the other are kept apart by their author: never duplicates; nor are two short ones that say the same
+    sentence of two different named things (`_same_sentence_other_names`).
     """
     out = _allowed(ev)
-    if ev.linked:
+    if ev.linked or (ev.short and _same_sentence_other_names(ev)):
         out.discard("duplicate")
     return out
+
+
+_NAME_LIKE = re.compile(r"[/@_.]|\d")
+"""A token that names a thing rather than saying something: a path, a handle, an identifier, a number."""
+
+
+def _same_sentence_other_names(ev: Evidence) -> bool:
+    """The aligned claims differ by a name on each side ("payments/ is owned by @lumen/payments" against "docs/
+    is owned by @lumen/devrel"): one template filled in for two things, or a value changed, never one rule
+    written twice."""
+    al = ev.comparison.conflict.get("substitution")
+    if al is None:
+        return False
+    only_older, only_newer = al.older.tokens - al.newer.tokens, al.newer.tokens - al.older.tokens
+    return any(map(_NAME_LIKE.search, only_older)) and any(map(_NAME_LIKE.search, only_newer))
 
 
 def _allowed(ev: Evidence) -> set[str]:
