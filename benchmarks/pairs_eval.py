@@ -141,13 +141,22 @@ def stores_of_singles(
         singles = [draw.choice((e.older, e.newer)) for e in draw.sample([e for e in examples if e not in planted], 92)]
         owner = {m.key: e for e in planted for m in (e.older, e.newer)}
         docs = [m for e in planted for m in (e.older, e.newer)] + singles
-        judged = find_relations(docs, bg, model)
-        shown = [r for r in judged if not r.held_back]
-        hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
+        shown, hits, held = _planted_found(find_relations(docs, bg, model), owner)
         found.append(len(hits))
-        found_held.append(sum(r.older in owner and owner[r.older] is owner.get(r.newer) for r in judged))
+        found_held.append(len(hits) + held)
         false.append(sum(READ.get(frozenset((r.older, r.newer))) not in FLAG for r in shown if r not in hits))
     return {"found of 14": found, "found of 14, held back included": found_held, "false": false}
+
+
+def _planted_found(judged: Sequence[Relation], owner: dict[str, Example]) -> tuple[list[Relation], list[Relation], int]:
+    """Of the relations found in a store with planted pairs (`owner`: memory key to its pair): those shown, the
+    shown ones that are planted pairs, and how many planted pairs are held back."""
+    shown = [r for r in judged if not r.held_back]
+
+    def planted(r: Relation) -> bool:
+        return r.older in owner and owner[r.older] is owner.get(r.newer)
+
+    return shown, [r for r in shown if planted(r)], sum(r.held_back and planted(r) for r in judged)
 
 
 REAL_STORES = SHARED / "real-stores"
@@ -179,11 +188,9 @@ def stores_in_real(
         planted = draw.sample([e for e in examples if e.gold in FLAG], 14)
         owner = {m.key: e for e in planted for m in (e.older, e.newer)}
         docs = [m for e in planted for m in (e.older, e.newer)] + draw.sample(list(real), min(92, len(real)))
-        judged = find_relations(docs, bg, model)
-        shown = [r for r in judged if not r.held_back]
-        hits = [r for r in shown if r.older in owner and owner[r.older] is owner.get(r.newer)]
+        shown, hits, held = _planted_found(find_relations(docs, bg, model), owner)
         found.append(len(hits))
-        found_held.append(sum(r.older in owner and owner[r.older] is owner.get(r.newer) for r in judged))
+        found_held.append(len(hits) + held)
         pairs = [frozenset((r.older, r.newer)) for r in shown if r not in hits]
         false.append(sum(pair not in decide and READ.get(pair) not in FLAG for pair in pairs))
     return {"found of 14": found, "found of 14, held back included": found_held, "false": false}

@@ -151,18 +151,13 @@ def partner_counts(docs: Sequence[MemoryText], scored: Mapping[tuple[int, int], 
     shares a word with nearly everything, so it says nothing about how many look-alikes crowd a short memory; and
     the other way round."""
     counts: Counter[str] = Counter()
-    short: dict[int, bool] = {}  # a memory's claims are split only when it has a partner to count
-
-    def is_short(i: int) -> bool:
-        if i not in short:
-            short[i] = len(docs[i].claims) <= SHORT_CLAIMS
-        return short[i]
-
     for (i, j), s in scored.items():
+        # shortness last: a memory's claims (cached) are split only when it has a partner to count, not for the
+        # whole store
         if (
             s.related >= PARTNER_RELATED
             and not (docs[i].superseded or docs[j].superseded)
-            and is_short(i) == is_short(j)
+            and (len(docs[i].claims) <= SHORT_CLAIMS) == (len(docs[j].claims) <= SHORT_CLAIMS)
         ):
             counts[docs[i].key] += 1
             counts[docs[j].key] += 1
