@@ -58,7 +58,7 @@ def test_install_keeps_everything_else_is_idempotent_and_uninstall_restores_the_
 
     out = hooks("install", config=config)
     assert out.returncode == 0, out.stderr
-    assert "installed" in out.stdout
+    assert "added" in out.stdout
     after = json.loads(settings.read_text(encoding="utf-8"))
     assert list(after) == list(SETTINGS)
     assert {k: v for k, v in after.items() if k != "hooks"} == {k: v for k, v in SETTINGS.items() if k != "hooks"}
@@ -70,41 +70,96 @@ def test_install_keeps_everything_else_is_idempotent_and_uninstall_restores_the_
     (handler,) = groups[1]["hooks"]
     assert handler["type"] == "command" and handler["command"].endswith(" hook post-tool-use")
     assert handler["timeout"] == 10 and handler["statusMessage"] == "memtui: checking memory"
-    backup = config / "settings.json.memtui-backup"
+    backup = config / "settings.json.before-memtui-install"
     assert backup.read_bytes() == original
+    assert f"in {settings};" in out.stdout
+    assert f"backup of {settings} as it was before this install: {backup}" in out.stdout
     installed = settings.read_bytes()
 
     again = hooks("install", config=config)
     assert again.returncode == 0 and "already installed" in again.stdout
-    assert settings.read_bytes() == installed
+    assert settings.read_bytes() == installed and backup.read_bytes() == original
 
     out = hooks("uninstall", config=config)
-    assert out.returncode == 0 and "removed" in out.stdout
+    assert out.returncode == 0 and "removed" in out.stdout and str(settings) in out.stdout
     assert settings.read_bytes() == original
-    assert backup.read_bytes() == original  # one backup: the first original, never overwritten
-    assert sorted(p.name for p in config.iterdir()) == ["settings.json", "settings.json.memtui-backup"]
+    # the folder is as it was before install: the copy of the original went once the file had its bytes back
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]
 
     out = hooks("uninstall", config=config)
     assert out.returncode == 0 and "not in" in out.stdout
     assert settings.read_bytes() == original
 
 
-def test_install_without_a_settings_file_creates_it_and_status_reports_it(config: Path) -> None:
+def test_install_without_a_settings_file_creates_it_and_uninstall_deletes_it(config: Path) -> None:
     out = hooks("status", config=config)
     assert out.returncode == 0 and "not installed" in out.stdout
 
-    assert hooks("install", config=config).returncode == 0
-    data = json.loads((config / "settings.json").read_text(encoding="utf-8"))
+    out = hooks("install", config=config)
+    assert out.returncode == 0
+    settings = config / "settings.json"
+    assert f"created {settings}" in out.stdout and "no backup" in out.stdout
+    data = json.loads(settings.read_text(encoding="utf-8"))
     assert list(data) == ["hooks"]
-    assert not (config / "settings.json.memtui-backup").exists()
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]
 
     out = hooks("status", config=config)
-    assert f"installed in {config / 'settings.json'}" in out.stdout
+    assert f"installed in {settings}" in out.stdout
     assert "hook post-tool-use" in out.stdout
     assert "disabled" not in out.stdout
 
+    out = hooks("uninstall", config=config)
+    assert out.returncode == 0 and f"deleted {settings}" in out.stdout
+    assert list(config.iterdir()) == []  # as before install: no "{}" left behind, no backup holding the hook
+
+
+@pytest.mark.parametrize(
+    "before", [b"{}", b"{}\n", b"", b'{"model":"opus","env":{"A":"1"}}', b'{\n\t"model": "opus"\n}']
+)
+def test_uninstall_gives_back_the_exact_earlier_bytes(config: Path, before: bytes) -> None:
+    settings = config / "settings.json"
+    settings.write_bytes(before)
+
+    assert hooks("install", config=config).returncode == 0
+    installed = settings.read_bytes()
+    if before.startswith(b'{"model"'):
+        assert installed.startswith(before[:-1] + b',"hooks":{"PostToolUse":[{') and b"\n" not in installed  # its style
     assert hooks("uninstall", config=config).returncode == 0
-    assert json.loads((config / "settings.json").read_text(encoding="utf-8")) == {}
+
+    assert settings.read_bytes() == before
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]
+
+
+def test_uninstall_after_other_changes_removes_only_the_hook_and_keeps_a_named_backup(config: Path) -> None:
+    """The file was changed since install (here: created by it, then a setting added), so only the hook goes."""
+    settings = config / "settings.json"
+    assert hooks("install", config=config).returncode == 0
+    data = json.loads(settings.read_text(encoding="utf-8"))
+    settings.write_bytes(claude_json({"model": "opus", **data, "env": {"FOO": "1"}}))
+    with_hook = settings.read_bytes()
+
+    out = hooks("uninstall", config=config)
+
+    assert out.returncode == 0, out.stderr
+    assert settings.read_bytes() == claude_json({"model": "opus", "env": {"FOO": "1"}})
+    backup = config / "settings.json.before-memtui-uninstall"
+    assert backup.read_bytes() == with_hook  # what the file was before *this* command, as its name says
+    assert f"backup of {settings} as it was before this uninstall: {backup}" in out.stdout
+    assert not (config / "settings.json.before-memtui-install").exists()
+
+
+def test_a_file_holding_only_the_hook_is_deleted_with_a_backup(config: Path) -> None:
+    """Not install's bytes (indented by hand), but nothing else is in it: no "{}" is left behind."""
+    settings = config / "settings.json"
+    assert hooks("install", config=config).returncode == 0
+    hand = (json.dumps(json.loads(settings.read_text(encoding="utf-8")), indent=4) + "\n").encode()
+    settings.write_bytes(hand)
+
+    out = hooks("uninstall", config=config)
+
+    assert out.returncode == 0 and "deleted the file" in out.stdout
+    assert not settings.exists()
+    assert (config / "settings.json.before-memtui-uninstall").read_bytes() == hand
 
 
 def test_invalid_json_is_refused_and_left_alone(config: Path) -> None:
@@ -155,12 +210,19 @@ def test_an_older_memtui_entry_is_updated_in_place(config: Path) -> None:
     settings = config / "settings.json"
     settings.write_bytes(claude_json({"hooks": {"PostToolUse": [old, other]}}))
 
+    before = settings.read_bytes()
+
     out = hooks("install", config=config)
 
     assert out.returncode == 0 and "updated" in out.stdout
     groups = json.loads(settings.read_text(encoding="utf-8"))["hooks"]["PostToolUse"]
     assert len(groups) == 2 and groups[1] == other
     assert groups[0]["hooks"][0]["command"] != old["hooks"][0]["command"]
+    assert (config / "settings.json.before-memtui-install").read_bytes() == before
+
+    # that backup holds the old entry, so uninstall does not give it back: it removes memtui's entry only
+    assert hooks("uninstall", config=config).returncode == 0
+    assert json.loads(settings.read_text(encoding="utf-8")) == {"hooks": {"PostToolUse": [other]}}
 
 
 def test_only_the_user_file_is_written_never_the_projects(config: Path, tmp_path: Path) -> None:
@@ -188,6 +250,11 @@ def test_a_symlinked_settings_file_stays_a_symlink_and_keeps_its_mode(config: Pa
 
     assert (config / "settings.json").is_symlink()
     assert "hooks" in json.loads(real.read_text(encoding="utf-8"))
+    assert stat.S_IMODE(real.stat().st_mode) == 0o640
+
+    out = hooks("uninstall", config=config)
+    assert f"a link to {real}" in out.stdout
+    assert (config / "settings.json").is_symlink() and real.read_bytes() == claude_json({"model": "sonnet"})
     assert stat.S_IMODE(real.stat().st_mode) == 0o640
 
 
@@ -218,3 +285,22 @@ def test_the_installed_command_runs_the_hook(config: Path, tmp_path: Path) -> No
     )
     out = subprocess.run(["sh", "-c", command], input=payload, capture_output=True, text=True, timeout=60)
     assert out.returncode == 0 and out.stdout == "" and out.stderr == ""
+
+
+@pytest.mark.parametrize("existed", [True, False])
+def test_a_file_changed_since_it_was_read_is_refused_and_left_alone(config: Path, existed: bool) -> None:
+    from memtui import claude_settings
+
+    settings = config / "settings.json"
+    if existed:
+        settings.write_bytes(claude_json({"model": "opus"}))
+    plan = claude_settings.plan_install(settings, "'/opt/memtui' hook post-tool-use")
+    assert isinstance(plan, claude_settings.Plan)
+    theirs = claude_json({"model": "sonnet"})
+    settings.write_bytes(theirs)  # Claude Code's /config, say, wrote it in between
+
+    with pytest.raises(claude_settings.SettingsError, match="changed since memtui read it"):
+        claude_settings.apply(plan)
+
+    assert settings.read_bytes() == theirs
+    assert sorted(p.name for p in config.iterdir()) == ["settings.json"]  # no backup, no temp file
