@@ -8,11 +8,14 @@ error's exit code (1 for refusals, 2 for usage, DESIGN §5). Nothing reaches the
 from __future__ import annotations
 
 import argparse
+import datetime as dt
 import os
+import shlex
 import sys
 from collections.abc import Sequence
+from pathlib import Path
 
-from memtui.cli.commands import EXIT_OK, UsageError, _safe, _store_path, _today
+from memtui.cli.commands import EXIT_OK, UsageError, _safe, _store_path, _today, demo_copy
 from memtui.cli.parser import COMMANDS, command_parser, tui_parser
 from memtui.core.errors import EXIT_USAGE, MemtuiError
 
@@ -26,20 +29,27 @@ def run_tui(args: argparse.Namespace) -> int:
 
         print(f"memtui {__version__}")
         return EXIT_OK
+    today = _today(args.today) if args.today else None
+    if args.demo is None:
+        _open(_store_path(args.store), today, args.theme)
+        return EXIT_OK
+    with demo_copy(args.demo, today) as path:
+        _open(path, today, args.theme)
     if args.demo:
-        from memtui.demo import make_demo_store
-
-        path = make_demo_store(_today(args.today) if args.today else None)
+        again = _safe(shlex.quote(str(path)))
+        print(f"memtui: the demo store is kept in {_safe(str(path))}; open it again with: memtui {again}")
     else:
-        path = _store_path(args.store)
+        print("memtui: the demo store was a temporary copy and is deleted now; `memtui --demo DIR` keeps one in DIR")
+    return EXIT_OK
+
+
+def _open(path: Path, today: dt.date | None, theme: str | None) -> None:
     from memtui.core.store import detect_layout
 
     detect_layout(path)  # fail with a clear message before the screen takes over
     from memtui.tui.app import MemtuiApp
 
-    app = MemtuiApp(path, today=_today(args.today) if args.today else None, theme=args.theme)
-    app.run()
-    return EXIT_OK
+    MemtuiApp(path, today=today, theme=theme).run()
 
 
 def report_error(exc: MemtuiError) -> int:

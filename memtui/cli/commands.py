@@ -13,6 +13,8 @@ import datetime as dt
 import json
 import os
 import sys
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -91,19 +93,33 @@ def _file_arg(store: Path, value: str) -> str:
 # --------------------------------------------------------------------------------------------- check
 
 
-def _load_report(store_arg: str | None, demo: bool, today: dt.date):  # type: ignore[no-untyped-def]
+@contextmanager
+def demo_copy(keep: str, today: dt.date | None) -> Iterator[Path]:
+    """A fresh demo store for a `with` block: built in the folder `keep` and left there, or, when `keep` is "",
+    a temporary copy removed when the block ends (so copies never pile up)."""
+    from memtui.demo import demo_store, make_demo_store
+
+    if not keep:
+        with demo_store(today) as store:
+            yield store
+        return
+    folder = Path(keep).expanduser().absolute()
+    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
+        kept = folder / "atlas" / "memory"
+        raise UsageError(
+            f"{folder} is not an empty folder, so no demo store was built in it: --demo DIR needs a new or empty "
+            "folder" + (f"; the demo kept there opens with: memtui {kept}" if kept.is_dir() else "")
+        )
+    folder.mkdir(parents=True, exist_ok=True)
+    yield make_demo_store(today, parent=folder)
+
+
+def _load_report(path: Path, today: dt.date, *, demo: bool = False):  # type: ignore[no-untyped-def]
     from memtui.analysis.check import FileDates, check_store
     from memtui.audit.repo import try_open_repo
     from memtui.core.settings import load_settings
     from memtui.core.store import load_store
 
-    if demo:
-        from memtui.demo import make_demo_store
-
-        path = make_demo_store(today)  # dated around the day asked for, so --today gives the same report
-    else:
-        path = _store_path(store_arg)
-        _heal(path)
     store = load_store(path)
     from memtui.audit.repo import NotInGit
 
@@ -129,11 +145,22 @@ def _budget_line(report) -> str:  # type: ignore[no-untyped-def]
 
 def cmd_check(args: argparse.Namespace) -> int:
     """`memtui check`: every finding, as text for people or JSON for programs."""
-    report = _load_report(args.store, args.demo, _today(args.today))
+    today = _today(args.today)
+    if args.demo is not None:
+        # dated around the day asked for, so --today gives the same report
+        with demo_copy(args.demo, today) as path:
+            return _print_check(_load_report(path, today, demo=True), args.json, temporary=not args.demo)
+    path = _store_path(args.store)
+    _heal(path)
+    return _print_check(_load_report(path, today), args.json)
+
+
+def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> int:
+    """Print a check report; `temporary`: the store is a copy gone when the command ends, so no path is shown."""
     store = report.store
-    if args.json:
-        out = {
-            "store": str(store.root),
+    if as_json:
+        out: dict[str, object] = {
+            "store": None if temporary else str(store.root),
             "today": report.today.isoformat(),
             "memories": [
                 {
@@ -154,7 +181,13 @@ def cmd_check(args: argparse.Namespace) -> int:
             out["index"] = {"lines": b.lines, "units": b.units, "first_unloaded_line": b.first_unloaded_line}
         _write_json(out)
     else:
-        print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
+        if temporary:
+            print(
+                f"memtui check: the demo store ({report.today.isoformat()}), a temporary copy deleted when this "
+                "command ends; `memtui check --demo DIR` keeps one in DIR"
+            )
+        else:
+            print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
         print(f"{store.count_text()} · {_budget_line(report)}")
         print()
         for f in report.findings:
@@ -379,7 +412,7 @@ def cmd_hook(args: argparse.Namespace) -> int:
     if args.hook_command == "post-tool-use":
         return hook.post_tool_use()
     return hook.pre_commit(
-        args.files, lambda store: cmd_check(argparse.Namespace(store=str(store), demo=False, json=False, today=None))
+        args.files, lambda store: cmd_check(argparse.Namespace(store=str(store), demo=None, json=False, today=None))
     )
 
 

@@ -69,7 +69,14 @@ def command_parser() -> argparse.ArgumentParser:
         return ap
 
     p = add("check", cmd.cmd_check, "report every finding (never writes)", store="optional")
-    p.add_argument("--demo", action="store_true", help="check a fresh copy of the bundled demo store instead")
+    p.add_argument(
+        "--demo",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="check a fresh copy of the bundled demo store instead: a temporary one, deleted when the command ends, "
+        "or, with DIR (a new or empty folder), one built there and kept",
+    )
     p.add_argument("--json", action="store_true", help="print one JSON object (DESIGN §5) instead of text")
     p.add_argument("--today", metavar="YYYY-MM-DD", help="pin the date freshness is computed for")
 
@@ -146,7 +153,14 @@ def tui_parser() -> argparse.ArgumentParser:
         formatter_class=argparse.RawDescriptionHelpFormatter,
     )
     parser.add_argument("store", metavar="STORE", nargs="?", help=STORE_HELP + " (default: this project's memory)")
-    parser.add_argument("--demo", action="store_true", help="open a fresh copy of the bundled demo store")
+    parser.add_argument(
+        "--demo",
+        nargs="?",
+        const="",
+        metavar="DIR",
+        help="open a fresh copy of the bundled demo store: a temporary one, deleted when you quit, or, with DIR "
+        "(a new or empty folder), one built there and kept",
+    )
     parser.add_argument("--today", metavar="YYYY-MM-DD", help="pin the date for freshness")
     parser.add_argument("--theme", help="theme for this session (overrides the one saved in config.toml)")
     parser.add_argument("--version", action="store_true", help="print memtui's version and exit")

@@ -6,8 +6,9 @@ review) are made with memtui's own ops, so the history reads exactly as a real o
 
 Where it lives: a demo made without a `parent` is built in `<tmp>/memtui-demo-XXXX/` (the system temp folder,
 `$TMPDIR`) and removed when the process that made it exits, so `memtui check --demo` and `make demo` leave
-nothing behind. A folder whose process was killed (kill -9 skips exit handlers) is removed by the next demo
-built on the machine: each holds an owner file with its process id.
+nothing behind (`demo_store` removes it sooner, at the end of a `with` block). A folder whose process was killed
+(kill -9 skips exit handlers) is removed by the next demo built on the machine: each holds an owner file with
+its process id. `--demo DIR` builds one with `parent=DIR`, which stays.
 """
 
 from __future__ import annotations
