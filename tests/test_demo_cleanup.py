@@ -63,7 +63,8 @@ def test_check_demo_prints_no_path_of_its_temporary_copy(tmp_path: Path) -> None
     assert "a temporary copy deleted when this command ends" in text.stdout and "--demo DIR" in text.stdout
     assert str(tmp_path) not in text.stdout
     data = json.loads(_run(tmp_path, "check", "--demo", "--json", "--today", "2026-11-30").stdout)
-    assert data["store"] is None and data["findings"]
+    assert data["store_deleted_on_exit"] is True and data["findings"]
+    assert not Path(data["store"]).exists()
     assert _demos(tmp_path) == []
 
 
@@ -72,6 +73,7 @@ def test_check_demo_dir_keeps_a_store_that_opens_and_is_never_built_over(tmp_pat
     out = _run(tmp_path, "check", "--demo", str(keep), "--json", "--today", "2026-11-30")
     assert out.returncode == 1, out.stderr
     kept = json.loads(out.stdout)
+    assert "store_deleted_on_exit" not in kept
     store = Path(kept["store"])
     assert store == keep / "atlas" / "memory" and (store / "MEMORY.md").is_file()
     again = json.loads(_run(tmp_path, "check", str(store), "--json", "--today", "2026-11-30").stdout)

@@ -156,11 +156,12 @@ def cmd_check(args: argparse.Namespace) -> int:
 
 
 def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> int:
-    """Print a check report; `temporary`: the store is a copy gone when the command ends, so no path is shown."""
+    """Print a check report; `temporary`: the store is a copy gone when the command ends, so the text names no
+    path and the JSON, whose `store` stays the path that was checked (DESIGN §5 makes it a string), says so."""
     store = report.store
     if as_json:
         out: dict[str, object] = {
-            "store": None if temporary else str(store.root),
+            "store": str(store.root),
             "today": report.today.isoformat(),
             "memories": [
                 {
@@ -176,6 +177,8 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> i
             "findings": [f.to_json() for f in report.findings],
             "held_back": len(report.held_back),
         }
+        if temporary:
+            out["store_deleted_on_exit"] = True
         if store.index is not None:
             b = store.index.budget
             out["index"] = {"lines": b.lines, "units": b.units, "first_unloaded_line": b.first_unloaded_line}
