@@ -361,6 +361,13 @@ class StoreRepo:
         """Whether the repository has at least one commit."""
         return self.head() is not None
 
+    def first_commit(self) -> str | None:
+        """The repository's first commit (HEAD's oldest root), or None before any commit."""
+        if not self.has_head():
+            return None
+        roots = self.out("rev-list", "--max-parents=0", "HEAD").split()
+        return roots[-1] if roots else None
+
     def resolve(self, rev: str) -> str | None:
         """A revision's commit id, or None if it is not in this repository (e.g. beyond a shallow clone)."""
         proc = self.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
