@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 import os
-from collections.abc import Sequence
+from collections import Counter
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -17,6 +18,8 @@ DUPLICATE_PREFIX = "duplicate of "
 GROUPS = ("pairs", "agent", "expired", "stale", "secrets", "index", "schema", "other", "weaker")
 """The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, secrets,
 index and schema lint, the rest, and (on request) the held-back weaker pair candidates."""
+GROUP_NUMBER = {group: number for number, group in enumerate(GROUPS, 1)}
+"""Each group's digit key: the same in every review, so a group keeps its number while others empty."""
 GROUP_OF = {
     "contradiction": "pairs",
     "duplicate": "pairs",
@@ -99,6 +102,49 @@ class Card:
         """A card that lists several memories under one rule."""
         return bool(self.members)
 
+    @property
+    def key(self) -> tuple[str, frozenset[str], bool]:
+        """What the card is about (kind, memories, held back or not), whatever its text says as the store changes."""
+        return self.kind, frozenset(self.paths), self.weaker
+
+
+@dataclass(frozen=True)
+class Tally:
+    """The review's numbers, every one counted from the same cards: those still to decide, skipped ones included.
+
+    The review's header (`pairs 2 / 5 · 30 left (24 findings, 6 new writes)`), its group line (`1 pairs 5 ·
+    2 agent 6 …`) and the main screen's header read them here, so they always agree: a skip or a jump moves the
+    cursor and changes no count; a decision takes its card (and the cards it made moot) out.
+    """
+
+    left: int
+    """Cards still to decide."""
+    findings: int
+    """`finding_count` of those cards."""
+    new_writes: int
+    """Those that are the agent's writes (the `agent` group)."""
+    groups: tuple[tuple[int, str, int], ...]
+    """(digit, group, cards left) of each group with a card left, in queue order."""
+    place: tuple[str, int, int] | None
+    """The current card's group, its place among that group's cards left, and how many those are."""
+
+
+def tally(cards: Sequence[Card], decided: Collection[Card] = (), current: Card | None = None) -> Tally:
+    """The numbers of a review over `cards`, of which `decided` are done, with the cursor on `current`."""
+    left = [c for c in cards if c not in decided]
+    per_group = Counter(c.group for c in left)
+    place = None
+    if current is not None:
+        same = [c for c in cards if c.group == current.group and (c not in decided or c is current)]
+        place = (current.group, same.index(current) + 1 if current in same else 1, len(same))
+    return Tally(
+        left=len(left),
+        findings=finding_count(left),
+        new_writes=per_group["agent"],
+        groups=tuple((GROUP_NUMBER[g], g, per_group[g]) for g in GROUPS if per_group[g]),
+        place=place,
+    )
+
 
 def last_review(events: Sequence[Event]) -> Event | None:
     """The newest finished review, if any."""
@@ -153,8 +199,10 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
             titles = " ↔ ".join(memories[p].title if p in memories else p for p in f.paths)
             cards.append(Card(f.kind, f.paths, titles, f.message, f, cue=f.cue, details=dict(f.details)))
     review = last_review(events)
-    if repo is not None and review is not None:
-        for rel, diff in changed_since(repo, review.commit, report):
+    # before the first finished review, everything the agent wrote since the repository began is unreviewed
+    since = review.commit if review is not None else repo.first_commit() if repo is not None else None
+    if repo is not None and since is not None:
+        for rel, diff in changed_since(repo, since, report):
             m = memories.get(rel)
             if m is None or not m.is_active:
                 continue
@@ -225,12 +273,16 @@ def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
     if card.is_bulk:
         rule = [c for c in queue if c.kind == card.kind and c.cue == card.cue and (c.is_bulk or set(c.paths) <= want)]
         return rule[0] if rule else None
-    same = [c for c in queue if c.kind == card.kind and c.weaker == card.weaker and set(c.paths) == want]
-    return next((c for c in same if c.explanation == card.explanation), same[0] if same else None)
+    same = [c for c in queue if c.key == card.key]
+    return next(
+        (c for c in same if c.explanation == card.explanation),
+        next((c for c in same if c.cue == card.cue), same[0] if same else None),  # one memory, two schema rules
+    )
 
 
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:
-    """(store path, diff) of memory files the agent changed since a commit, including uncommitted writes.
+    """(store path, diff) of memory files the agent changed since a commit (the last finished review, else the
+    repository's first), including uncommitted writes.
 
     Only the agent's writes count: files named by `Memtui-Actor: agent` commits after `commit`, and files changed
     on disk and not yet committed. A person's own decisions (verify, archive, merge…) are not the agent's news.

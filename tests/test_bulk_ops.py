@@ -6,6 +6,7 @@ Every test runs the real ops (and the real `memtui` command) on a real git repos
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -216,12 +217,72 @@ def test_redo_reapplies_what_undo_reverted_and_is_itself_undoable(store: Path) -
     result = ops.redo(store, today=DAY)
     assert snapshot(store) == after_archive and result.action == "redo" and result.commit
     trailers = head_trailers(store)
-    assert trailers["Memtui-Action"] == ["redo"] and trailers["Memtui-Reapplies"] == [archived.commit]
+    assert trailers["Memtui-Action"] == ["archive"] and trailers["Memtui-Reapplies"] == [archived.commit]
     assert "redo" in git(store.parent, "log", "-1", "--format=%s")
     ops.undo(store, today=DAY)  # undoing the redo takes the archive back out again
     assert snapshot(store) == original
     ops.redo(store, today=DAY)
     assert snapshot(store) == after_archive
+
+
+def test_a_redo_is_recorded_as_the_decision_it_applies_again(store: Path) -> None:
+    """Undo then redo of an archive: history and the revoked rules read the redo as that archive, and the next
+    undo reads as an undo of it."""
+    from memtui.audit.repo import open_repo
+    from memtui.core.store import detect_layout
+    from memtui.review import revoked_only
+
+    archived = ops.archive(
+        store, "feedback_a.md", reason="beta replaced it", superseded_by="feedback_b.md", today=DAY
+    ).commit
+    original = head_trailers(store)
+    ops.undo(store, today=DAY)
+    redone = ops.redo(store, today=DAY).commit
+    trailers = head_trailers(store)
+    for key in ("Memtui-Action", "Memtui-Memory", "Memtui-Reason", "Memtui-Superseded-By", "Memtui-Archived-To"):
+        assert trailers[key] == original[key], key
+    assert trailers["Memtui-Reapplies"] == [archived]
+    repo = open_repo(detect_layout(store))
+    revoked = revoked_only(repo.history())
+    assert [(e.commit, e.action, e.memory, e.reason, e.superseded_by) for e in revoked] == [
+        (redone, "archive", "memory/feedback_a.md", "beta replaced it", "memory/feedback_b.md")
+    ]
+    ops.undo(store, today=DAY)
+    undo = head_trailers(store)
+    assert undo["Memtui-Action"] == ["undo"] and undo["Memtui-Reverts"] == [redone]
+    assert git(store.parent, "log", "-1", "--format=%s").strip() == "memtui: undo archive of feedback_a.md"
+    assert revoked_only(open_repo(detect_layout(store)).history()) == []
+
+
+def test_a_redone_keep_both_still_keeps_the_pair(store: Path) -> None:
+    """keep-both's hashes travel with its redo: the pair a person kept does not come back after undo and redo."""
+    from memtui.audit.repo import open_repo
+    from memtui.core.store import detect_layout, load_store
+    from memtui.review import kept_pairs
+
+    memories = {m.path: m for m in load_store(store).memories}
+    ops.keep_both(store, memories["feedback_a.md"], memories["feedback_b.md"], kind="duplicate", today=DAY)
+    kept = kept_pairs(open_repo(detect_layout(store)).history())
+    ops.undo(store, today=DAY)
+    assert kept_pairs(open_repo(detect_layout(store)).history()) == set()
+    ops.redo(store, today=DAY)
+    assert kept_pairs(open_repo(detect_layout(store)).history()) == kept != set()
+
+
+def test_a_redo_does_not_make_the_memory_newer(store: Path, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Like undo, a redo puts back what its decision wrote: the file's age stays the day of that decision."""
+    from memtui.audit.repo import open_repo
+    from memtui.core.store import detect_layout
+
+    text = (store / "feedback_c.md").read_text()
+    monkeypatch.setenv("GIT_COMMITTER_DATE", "2026-11-01T12:00:00+00:00")
+    ops.edit(store, "feedback_c.md", text + "\nMore.\n", today=DAY)
+    monkeypatch.delenv("GIT_COMMITTER_DATE")
+    assert open_repo(detect_layout(store)).file_dates().last["feedback_c.md"] == dt.date(2026, 11, 1)
+    ops.undo(store, today=DAY)
+    ops.redo(store, today=DAY)
+    assert "More." in (store / "feedback_c.md").read_text()
+    assert open_repo(detect_layout(store)).file_dates().last["feedback_c.md"] == dt.date(2026, 11, 1)
 
 
 def test_redo_is_refused_unless_the_newest_decision_is_an_undo(store: Path) -> None:
@@ -265,6 +326,34 @@ def test_cli_archive_verify_restore_take_several_files_and_redo(store: Path) -> 
     assert out.returncode == 0, out.stderr
     assert "redid verify" in out.stdout
     assert "last_verified" in (store / "feedback_c.md").read_text()
+
+
+def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> None:
+    assert (
+        run(
+            "archive",
+            str(store),
+            "feedback_a.md",
+            "--reason",
+            "beta says it better",
+            "--superseded-by",
+            "feedback_b.md",
+        ).returncode
+        == 0
+    )
+    assert run("undo", str(store)).returncode == 0
+    assert run("history", str(store), "--revoked").stdout.strip() == "no memtui events"
+    assert run("redo", str(store)).returncode == 0
+    events = json.loads(run("history", str(store), "--revoked", "--json").stdout)
+    assert [(e["action"], e["memory"], e["reason"], e["superseded_by"]) for e in events] == [
+        ("archive", "memory/feedback_a.md", "beta says it better", "memory/feedback_b.md")
+    ]
+    assert events[0]["reapplies"] and events[0]["commit"] == git(store.parent, "rev-parse", "HEAD").strip()
+    text = run("history", str(store)).stdout.splitlines()
+    assert "archive (redo)" in text[0] and "beta says it better" in text[0]
+    assert run("undo", str(store)).returncode == 0
+    assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
+    assert json.loads(run("history", str(store), "--json").stdout)[0]["action"] == "undo"
 
 
 def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:

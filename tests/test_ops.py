@@ -157,9 +157,60 @@ def test_refuses_when_the_file_changed_underneath(project: Path) -> None:
         ops.archive(store, "user_tea.md", reason="old", expected_hash=seen.content_hash, today=DAY)
     assert "changed on disk" in str(info.value) and "coffee" in (info.value.current_text or "")
     assert (store / "user_tea.md").exists() and not (project / ".claude/memory.archive").exists()
-    # only the agent's write was recorded; no decision was made
-    assert git(project, "log", "-1", "--format=%B").count("Memtui-Actor: agent") == 1
-    assert git(project, "rev-parse", "HEAD~1") == head
+    # "nothing was changed" is true: no decision and no commit of the agent's write either (it stays as written)
+    assert "nothing was changed" in str(info.value)
+    assert git(project, "rev-parse", "HEAD") == head
+    assert git(project, "status", "--porcelain") == " M .claude/memory/user_tea.md\n"
+
+
+def test_a_refused_decision_leaves_no_commit_not_even_the_agents(project: Path) -> None:
+    """The agent's writes are recorded first only for a decision that is made; a refused one leaves the repository,
+    the user's index and every file as they were, and the next decision records the agent's writes."""
+    store = store_of(project)
+    seen = load_store(store).get("user_tea.md")
+    assert seen is not None
+    git(project, "add", "README.md")  # the user's own staged work
+    (project / "README.md").write_text("# App, staged\n")
+    git(project, "add", "README.md")
+    (store / "project_new.md").write_text(memory("project_new", "project"))
+    (store / "user_tea.md").write_text(memory("user_tea", "user", body="User switched to coffee."))
+    head, status = git(project, "rev-parse", "HEAD"), git(project, "status", "--porcelain")
+    refusals = [
+        lambda: ops.archive(store, "user_tea.md", reason="old", expected_hash=seen.content_hash, today=DAY),
+        lambda: ops.verify(store, "user_tea.md", expected_hash=seen.content_hash, today=DAY),
+        lambda: ops.edit(store, "feedback_writing_direct.md", DIRECT + "token: ghp_" + "x1" * 18 + "\n", today=DAY),
+    ]
+    for refused in refusals:
+        with pytest.raises(ops.OpError, match="nothing was changed|looks like a secret"):
+            refused()
+        assert git(project, "rev-parse", "HEAD") == head
+        assert git(project, "status", "--porcelain") == status
+    assert "?? .claude/memory/project_new.md" in status and "M  README.md" in status
+    result = ops.verify(store, "feedback_writing_direct.md", today=DAY)
+    assert (
+        result.agent_commit is not None
+        and git(project, "rev-parse", f"{result.agent_commit}~1").strip() == head.strip()
+    )
+    assert "coffee" in git(project, "show", f"{result.agent_commit}:.claude/memory/user_tea.md")
+
+
+def test_a_refusal_says_so_when_the_agents_writes_had_to_stay_recorded(tmp_path: Path) -> None:
+    """In a repository without a commit yet, the agent's first commit has nothing to go back to: it stays, and
+    the refusal says so instead of "nothing was changed"."""
+    top = tmp_path / "fresh"
+    write_files(top, {"memory/MEMORY.md": "- [Tea](user_tea.md) — tea\n", "memory/user_tea.md": memory("user_tea")})
+    git(top, "init", "-q", "-b", "main")
+    git(top, "config", "user.name", "Test Person")
+    git(top, "config", "user.email", "test@example.com")
+    with pytest.raises(ops.ChangedOnDisk) as info:
+        ops.archive(top / "memory", "user_tea.md", reason="old", expected_hash="0" * 64, today=DAY)
+    agent = git(top, "rev-parse", "HEAD").strip()
+    assert git(top, "rev-list", "--count", "HEAD").strip() == "1" and "Memtui-Actor: agent" in git(top, "show", "-s")
+    message = str(info.value)
+    assert "nothing was changed" not in message
+    assert (
+        f"your decision was not made (the agent's new writes were recorded as their own commit, {agent[:8]})" in message
+    )
 
 
 @pytest.mark.parametrize("bad", ["../../src/app.py", "/etc/passwd", "../memory.archive/x.md", "MEMORY.md", "notes.txt"])

@@ -7,6 +7,7 @@ Real stores in temp folders under real git, the real app through Pilot; each tes
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -17,7 +18,7 @@ from textual.widgets import Input, SelectionList
 
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
-from memtui.review import GROUPS, finding_count
+from memtui.review import GROUP_NUMBER, GROUPS, finding_count
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog
 from memtui.tui.pilot import settle
@@ -73,8 +74,8 @@ async def test_the_queue_is_in_groups_with_counts_and_the_header_says_where_you_
         assert text_of(screen, "#card-header").startswith(f"pairs 1 / {pairs} · {len(screen.cards)} left")
         bar = text_of(screen, "#card-groups")
         assert bar.startswith(f"1 pairs {pairs} · 2 agent {seen.count('agent')} · 3 expired 1 · 4 stale")
-        await pilot.press("s", "s")
-        assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards) - 2} left")
+        await pilot.press("s", "s")  # skipped cards are still to decide: no count moves
+        assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards)} left")
         await pilot.press("p")  # a step back, to the card just skipped
         assert screen.index == 1 and text_of(screen, "#card-header").startswith(f"pairs 2 / {pairs}")
         await pilot.press("g")  # the next group
@@ -304,3 +305,92 @@ async def test_the_header_counts_one_finding_in_the_singular(make_store: Callabl
         header = text_of(screen, "#card-header")
         assert "1 finding," in header or "1 finding)" in header, header
         assert "1 findings" not in header and "0 new writes" in header
+
+
+# ---------------------------------------------------------------------------------------------- one story
+
+
+def counts(app: MemtuiApp, screen: ReviewScreen) -> tuple[int, int, int, dict[str, tuple[int, int]]]:
+    """(left, findings, new writes, {group: (digit, cards left)}) as the review shows them, checked to agree with
+    each other and with the main screen's header."""
+    header = text_of(screen, "#card-header")
+    said = re.search(r" (\d+) left \((\d+) findings?, (\d+) new writes?\)", header)
+    assert said is not None, header
+    left, findings, new = (int(n) for n in said.groups())
+    bar = {g: (int(digit), int(n)) for digit, g, n in re.findall(r"(\d) (\w+) (\d+)", text_of(screen, "#card-groups"))}
+    assert left == len(screen.left()) == sum(n for _, n in bar.values())
+    assert new == bar.get("agent", (2, 0))[1]
+    assert all(digit == GROUP_NUMBER[g] for g, (digit, _) in bar.items())
+    main = str(app.main_screen.query_one("#header").render())
+    assert f"{findings} finding{'s' if findings != 1 else ''} to review" in main
+    assert (f"{new} new write" in main) == (new > 0)
+    return left, findings, new, bar
+
+
+async def test_the_counts_tell_one_story_through_skips_jumps_a_decision_and_the_agents_writes(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        start = counts(app, screen)
+        assert start[0] == len(screen.cards) and start[3]["pairs"] == (1, 7)
+        for keys, where in ((("s", "s"), "pairs 3 / 7"), (("4",), "stale 1 / "), (("g",), "secrets 1 / 1")):
+            await pilot.press(*keys)  # moving on decides nothing: no count moves, no group is renumbered
+            await settle(app, pilot)
+            assert text_of(screen, "#card-header").startswith(where) and counts(app, screen) == start
+        await pilot.press("3", "a")  # archive the one expired memory
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"]
+        left, findings, new, bar = counts(app, screen)
+        assert left < start[0] and findings < start[1] and new == start[2]
+        assert "expired" not in bar and bar["stale"][0] == 4 and bar["secrets"][0] == 5  # numbers kept
+        # the agent writes a memory while the review is open, not committed yet: a new write like the others
+        (demo / "feedback_meanwhile.md").write_text(
+            memory(
+                "feedback_meanwhile",
+                body="Name Go test helpers after what they check.\n\n**Why:** x\n\n**How to apply:** y",
+            ),
+            encoding="utf-8",
+        )
+        with (demo / "MEMORY.md").open("a", encoding="utf-8") as index:
+            index.write("- [Meanwhile](feedback_meanwhile.md) — test helper names\n")
+        app.reload("disk")
+        await settle(app, pilot)
+        after = counts(app, screen)
+        assert after[0] == left + 1 and after[2] == new + 1 and after[3]["agent"] == (2, new + 1)
+        assert any(c.paths == ("feedback_meanwhile.md",) and c.kind == "new" for c in screen.left())
+
+
+async def test_before_any_finished_review_the_agents_uncommitted_writes_are_new_writes(tmp_path: Path) -> None:
+    from conftest import init_repo, write_files
+
+    top = tmp_path / "proj"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [Rollout](project_rollout.md) — rollout\n- [Tabs](feedback_tabs.md) — tabs\n",
+            "memory/project_rollout.md": memory("project_rollout", "project", updated="2026-01-05"),
+            "memory/feedback_tabs.md": memory(
+                "feedback_tabs", body="Indent Go with tabs.\n\n**Why:** gofmt.\n\n**How to apply:** always."
+            ),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    (store / "user_fresh.md").write_text(memory("user_fresh", "user", body="User reads diffs in a pager."))
+    with (store / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("- [Fresh](user_fresh.md) — pager\n")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert counts(app, screen)[:3] == (2, 1, 1)
+        assert text_of(screen, "#card-groups") == "2 agent 1 · 4 stale 1"
+        await pilot.press("4", "v")  # verify the stale memory: the agent's write is recorded first, as its own
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["verify"]
+        assert parse_trailers(git(top, "log", "-1", "--format=%B", "HEAD~1"))["Memtui-Actor"] == ["agent"]
+        await pilot.press("2")  # back to the agent's write, skipped
+        left, findings, new, bar = counts(app, screen)
+        assert (left, findings, new) == (1, 0, 1) and bar == {"agent": (2, 1)}  # committed, and still new

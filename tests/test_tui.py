@@ -642,7 +642,9 @@ async def test_history_restores_a_revoked_rule_with_R_and_redo_follows_undo(demo
         assert not (demo / "user_editor.md").exists()
         await pilot.press("U")  # redo: restored again
         await settle(app, pilot)
-        assert (demo / "user_editor.md").exists() and head(demo)["Memtui-Action"] == ["redo"]
+        redo = head(demo)  # recorded as the restore it applies again
+        assert (demo / "user_editor.md").exists() and redo["Memtui-Action"] == ["restore"]
+        assert redo["Memtui-Reapplies"] and "redo" in git(demo.parent, "log", "-1", "--format=%s")
 
 
 async def test_at_80x24_one_pane_fills_the_body_and_every_footer_key_is_on_the_key_line(demo: Path) -> None:

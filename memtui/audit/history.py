@@ -17,11 +17,12 @@ from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, parse_trailers,
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 """The `git log -z` format `events_from_log` reads: id, author date, author, message."""
-DATES_FORMAT = "--format=%x01%cs%x02%(trailers:key=Memtui-Action,valueonly,separator=%x2C)"
-"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day and memtui's action, then
-the files."""
+DATES_FORMAT = "--format=%x01%cs%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
+"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, memtui's action and (on a
+redo) the commit it re-applies, then the files."""
 MOVES = frozenset({"archive", "restore", "undo", "redo"})
-"""memtui actions that put back or move a file without writing new content: they do not make it newer."""
+"""memtui actions that put back or move a file without writing new content: they do not make it newer (nor
+does a redo, which puts back what its decision wrote)."""
 
 
 @dataclass(frozen=True)
@@ -37,6 +38,11 @@ class Event:
     superseded_by: str
     subject: str
     trailers: dict[str, list[str]] = field(hash=False, compare=False)
+
+    @property
+    def reapplies(self) -> str:
+        """On a redo, the commit whose decision it applied again (the redo is recorded as that decision); else ""."""
+        return self.trailers.get("Memtui-Reapplies", [""])[0]
 
     @property
     def memory(self) -> str:
@@ -71,6 +77,7 @@ class Event:
             "memories": list(self.memories),
             "reason": self.reason,
             "superseded_by": self.superseded_by,
+            "reapplies": self.reapplies,
         }
 
 
@@ -128,7 +135,8 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
         if item.startswith(b"\x01"):
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
-            is_move = head[12:].strip().decode(errors="replace") in MOVES
+            action, _, reapplies = head[12:].strip().decode(errors="replace").partition(",")
+            is_move = action in MOVES or bool(reapplies)
             item = rest.strip(b"\n")
             if not item:
                 continue

@@ -361,6 +361,13 @@ class StoreRepo:
         """Whether the repository has at least one commit."""
         return self.head() is not None
 
+    def first_commit(self) -> str | None:
+        """The repository's first commit (HEAD's oldest root), or None before any commit."""
+        if not self.has_head():
+            return None
+        roots = self.out("rev-list", "--max-parents=0", "HEAD").split()
+        return roots[-1] if roots else None
+
     def resolve(self, rev: str) -> str | None:
         """A revision's commit id, or None if it is not in this repository (e.g. beyond a shallow clone)."""
         proc = self.git("rev-parse", "-q", "--verify", f"{rev}^{{commit}}", check=False)
@@ -493,6 +500,25 @@ class StoreRepo:
             raise
         pending.unlink()
         return sha
+
+    def take_back(self, commit: str) -> bool:
+        """Move HEAD from `commit` (memtui's own, just made) back to its parent, the user's index following for the
+        files it changed; their bytes on disk stay. False, doing nothing, when HEAD has moved on from `commit` or
+        it has no parent."""
+        parent = self.resolve(commit + "^")
+        if parent is None or self.head() != commit:
+            return False
+        paths = [p for _, p in self.commit_paths(commit, parent)]
+        pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
+        pending.write_bytes(_nul_separated(paths))
+        try:
+            move_head_and_sync_index(self.work_tree, f"memtui: take back {commit[:8]}", parent, commit, paths)
+        except BaseException:
+            if self.head() == commit:  # HEAD did not move: nothing to refresh later
+                pending.unlink(missing_ok=True)
+            raise
+        pending.unlink()
+        return True
 
     def finish_interrupted_syncs(self) -> int:
         """Refresh the index for commits a killed memtui made but could not sync; returns how many."""

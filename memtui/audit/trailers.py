@@ -89,9 +89,15 @@ def one_line(text: str) -> str:
     return " ".join(blank_controls(text).split())
 
 
-def message(action: str, subject: str, reason: str, trailers: Sequence[tuple[str, str]]) -> str:
-    """A commit message with memtui's trailers (DESIGN §3); path trailers are escaped to one line."""
-    lines = [one_line(f"memtui: {action} {subject}"), ""]
+def message(
+    action: str, subject: str, reason: str, trailers: Sequence[tuple[str, str]], *, verb: str | None = None
+) -> str:
+    """A commit message with memtui's trailers (DESIGN §3); path trailers are escaped to one line.
+
+    `verb` is the subject's first word when it is not the action (a redo reads `memtui: redo archive of …` and
+    is recorded as the archive it re-applies).
+    """
+    lines = [one_line(f"memtui: {verb or action} {subject}"), ""]
     paragraph = "\n".join(line.rstrip() for line in blank_controls(reason.strip(), keep_newlines=True).split("\n"))
     paragraph = "\n".join(line for line in paragraph.split("\n") if line.strip()) if paragraph.strip() else ""
     if paragraph:

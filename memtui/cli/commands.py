@@ -386,7 +386,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print("no memtui events" + (" for that memory" if args.file else ""))
     undone = undone_commits(repo.history()) if events else set()
     for e in events:
-        action = e.action + (" (undone)" if e.commit in undone else "")
+        action = e.action + (" (redo)" if e.reapplies else "") + (" (undone)" if e.commit in undone else "")
         names = ", ".join(e.memories[:3]) + (f", … {len(e.memories) - 3} more" if len(e.memories) > 3 else "")
         line = f"{e.date[:10]}  {action:16} {_safe(names or e.memory)}"
         if e.superseded_by:

@@ -3,7 +3,9 @@
 Undo reverts the newest memtui decision not yet undone; redo re-applies what the newest undo reverted, only
 while that undo is the newest decision. Both are one reversal (`_reverse`): put every store file a commit
 changed back as it was before that commit, refusing when the commit's parent is missing (a shallow clone),
-when it touched files outside the store, or when something else changed those files since.
+when it touched files outside the store, or when something else changed those files since. A redo is
+recorded as the decision it re-applies (its action and trailers, plus `Memtui-Reapplies`), so history, the
+revoked rules and the next undo read it as that decision.
 """
 
 from __future__ import annotations
@@ -12,6 +14,7 @@ import datetime as dt
 from pathlib import Path
 
 from memtui.audit.repo import Event, escape_path, message
+from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, unescape_path
 from memtui.core import index as idx
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode
@@ -20,7 +23,8 @@ from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.transaction import Txn, decision
 
 UNDOABLE = ("archive", "restore", "merge", "edit", "verify", "fix-date", "keep-both", "redo")
-"""Decisions undo reverts (a redo too: undoing it takes the decision back out again)."""
+"""Decisions undo reverts. A redo is recorded as the decision it re-applies (undoing it takes that decision back
+out again); `redo` is the action of redos recorded before that."""
 
 _HISTORY_DEPTH = 2000
 
@@ -127,15 +131,38 @@ def redo(store: Path, *, today: dt.date | None = None) -> OpResult:
         reapplied = newest.trailers.get("Memtui-Reverts", [])
         by_commit = {e.commit: e for e in events}
         original = by_commit.get(reapplied[0]) if reapplied else None
+        while original is not None and original.action == "redo":  # a redo recorded before redos kept the action
+            again = original.trailers.get("Memtui-Reapplies", [])
+            original = by_commit.get(again[0]) if again else None
         what = f"{original.action} of {Path(original.memory).name or 'decision'}" if original else "decision"
         written = _reverse(txn, newest, events, "redo")
-        trailers = [("Memtui-Reapplies", reapplied[0] if reapplied else ""), ("Memtui-Redoes", newest.commit)]
-        trailers += [("Memtui-Memory", m) for m in newest.memories]
-        body = f"Redo {original.subject}" if original else f"Redo what {newest.commit[:8]} undid"
-        msg = message("redo", what, body, trailers)
+        redone = [("Memtui-Reapplies", reapplied[0] if reapplied else ""), ("Memtui-Redoes", newest.commit)]
+        if original is None:
+            trailers = redone + [("Memtui-Memory", m) for m in newest.memories]
+            msg = message("redo", what, f"Redo what {newest.commit[:8]} undid", trailers)
+        else:
+            # the same action and trailers as the decision it re-applies: history reads it as that decision again
+            msg = message(
+                original.action,
+                what,
+                f"Redo {original.subject}\n{original.reason}",
+                _decision_trailers(original) + redone,
+                verb="redo",
+            )
         sha = txn.commit(msg) if written else txn.repo.marker_commit(msg)
         summary = f"redid {what} (undone in {newest.commit[:8]})"
         return txn.result("redo", sha, summary, [txn.layout.rel(p) for p in written])
+
+
+def _decision_trailers(event: Event) -> list[tuple[str, str]]:
+    """A decision's own `Memtui-*` trailers (paths unescaped, as `message` takes them), without its action and
+    without what made it a redo."""
+    return [
+        (key, unescape_path(value) if key in PATH_TRAILERS else value)
+        for key, values in event.trailers.items()
+        if key.startswith(TRAILER_PREFIX) and key not in ("Memtui-Action", "Memtui-Reapplies", "Memtui-Redoes")
+        for value in values
+    ]
 
 
 def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:

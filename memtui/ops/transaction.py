@@ -4,7 +4,8 @@
 kill interrupted (`recover`, from the journal in the git folder), records what the agent wrote since the last
 commit on its own, and yields a `Txn`. Every write goes through the `Txn` (journaled before it happens); the
 commit holds exactly the bytes memtui wrote, scanned for secrets first; any exception rolls back only the
-files that still hold what memtui wrote.
+files that still hold what memtui wrote, and takes back the agent's commit made for it: a refused decision
+leaves no commit at all.
 """
 
 from __future__ import annotations
@@ -380,9 +381,29 @@ def decision(
         record_agent_writes(txn, session=session)
         try:
             yield txn
-        except BaseException:
+        except BaseException as exc:
             txn.rollback()
+            _unrecord_agent_writes(txn, exc)
             raise
+
+
+def _unrecord_agent_writes(txn: Txn, exc: BaseException) -> None:
+    """A refused or failed decision leaves no commit: the agent's writes recorded first for it go back to being
+    uncommitted (recorded by the next decision, or the hook). Only if that cannot be done does the refusal say
+    they were recorded, so its "nothing was changed" is never false."""
+    sha = txn.agent_commit
+    if sha is None:
+        return
+    try:
+        taken_back = txn.repo.take_back(sha)
+    except (MemtuiError, OSError):
+        taken_back = False
+    if taken_back:
+        txn.agent_commit = None
+    elif isinstance(exc, MemtuiError) and exc.args:
+        said = f"your decision was not made (the agent's new writes were recorded as their own commit, {sha[:8]})"
+        text = str(exc.args[0])
+        exc.args = (text.replace("nothing was changed", said) if "nothing was changed" in text else f"{text}; {said}",)
 
 
 def heal(store: Path) -> tuple[str, ...]:

@@ -94,6 +94,7 @@ class HistoryScreen(Screen[None]):
     HELP_NOTES = (
         "Undone decisions are struck through and marked (undone); an undo row names what it reverted.",
         "A duplicate archived beside its twin is shown as archive (duplicate) and is not a revoked rule.",
+        "A redo is shown as the decision it applied again, marked (redo).",
         "ctrl+p: the palette acts on this screen.",
     )
 
@@ -150,9 +151,13 @@ class HistoryScreen(Screen[None]):
         by_commit = {e.commit: e for e in self.events}
         w = dict(COLUMNS)
         for i, e in enumerate(shown):
-            action = "archive (duplicate)" if is_duplicate_archive(e) else e.action
+            action = ("archive (duplicate)" if is_duplicate_archive(e) else e.action) + (
+                " (redo)" if e.reapplies else ""
+            )
             colour = (
-                "flag-contradiction" if e.action in ("archive", "merge") and action == e.action else "badge-unknown"
+                "flag-contradiction"
+                if e.action in ("archive", "merge") and not is_duplicate_archive(e)
+                else "badge-unknown"
             )
             reason = e.reason
             if e.action == "undo":

@@ -29,7 +29,7 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from memtui import ops
 from memtui.core.model import Finding, Memory
-from memtui.review import DUPLICATE_PREFIX, Card, finding_count
+from memtui.review import DUPLICATE_PREFIX, Card, tally
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome, keep_final_newline
 from memtui.tui.dialogs import (
@@ -780,8 +780,8 @@ def _several(memories: list[Memory]) -> str:
 
 
 def _count_text(cards: list[Card]) -> str:
-    findings = finding_count(cards)
-    new = sum(c.kind == "new" for c in cards)  # a bulk card counts each memory as a finding
+    counts = tally(cards)  # the review's own numbers, so both headers agree
+    findings, new = counts.findings, counts.new_writes
     text = f"{findings} finding{'s' if findings != 1 else ''} to review"
     return text + (f" · {new} new write{'s' if new != 1 else ''}" if new else "")
 

@@ -20,6 +20,7 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, SelectionList, Static
 
 from memtui import claude_settings, ops
+from memtui.core.model import Memory
 from memtui.review import GROUPS, Card, current_card, held_back_cards
 from memtui.tui.decisions import Operation, Outcome, undo_own
 from memtui.tui.dialogs import HelpScreen, help_text
@@ -40,10 +41,6 @@ STEERING = frozenset({"help", "leave", "skip", "undo", "previous", "next_group",
 def described(bindings: Iterable[BindingType]) -> list[Binding]:
     """The bindings a help screen lists (the digits after the first are one row: `1 Jump to group 1…9`)."""
     return [b for b in bindings if isinstance(b, Binding) and b.description]
-
-
-def _key(card: Card) -> tuple[str, frozenset[str], bool]:
-    return card.kind, frozenset(card.paths), card.weaker
 
 
 class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
@@ -73,6 +70,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         Binding("k", "filter", "Filter kind", id="review.filter"),
         Binding("w", "weaker", "Weaker pairs", id="review.weaker"),
         Binding("u", "undo", "Undo", id="review.undo"),
+        Binding("r", "reload_card", "Show new text", id="review.reload_card"),
         Binding("enter", "finish", "Finish", id="review.finish"),
         Binding("escape,q", "leave", "Leave", id="review.leave"),
         Binding("1", "group(1)", "Jump to group 1…9", show=False, id="review.group"),
@@ -87,6 +85,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "in one commit. The digits jump to the numbered group; k shows one kind only; w adds the weaker",
         "(held-back) pair candidates as a last group.",
         "A card counts as decided only once its commit exists; a refusal stays on the card with its reason.",
+        "A card whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
+        "Counts: left is every card not yet decided (skipped ones too); the group line's digits never change.",
         "u undoes this review's last decision only. ctrl+p: the palette acts on this card.",
     )
 
@@ -110,6 +110,12 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """Whether memtui's Claude Code hook is installed (None until read)."""
         self.marks: set[str] = set()
         """Memories marked for one bulk decision (store paths)."""
+        self.marked_as: dict[str, str] = {}
+        """The version (content hash) of each marked memory the person saw when marking it: what is decided."""
+        self.seen_card: Card | None = None
+        """The card as last drawn (its text stays until `r` when its memories change on disk)."""
+        self.seen: dict[str, Memory | None] = {}
+        """The card's memories as last drawn: what a decision on it acts on."""
         self.only: str | None = None
         """The one group shown (`k`), or None for every group."""
         self.weaker = False
@@ -192,6 +198,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if action == "weaker":
             # offered only when there is something to add or take away
             return self.weaker or bool(self.ws.report is not None and self.ws.report.held_back)
+        if action == "reload_card":
+            return bool(self.unseen_changes())
         if action in STEERING:
             return True
         if self.marks and action in ("archive_older", "approve", "mark_all"):
@@ -230,7 +238,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         listing = event.selection_list
         if option_values(listing) != list(card.paths):
             return  # the list is being refilled for another card
-        self.marks = (self.marks - set(card.paths)) | set(listing.selected)
+        ticked = set(listing.selected)
+        self.marks -= set(card.paths) - ticked
+        self.mark(ticked - self.marks)
         self.show_card()
 
     def _queue(self) -> list[Card]:
@@ -240,7 +250,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         return [*self.host.cards, *extra]
 
     def _follow_store(self) -> None:
-        """Cards not yet decided follow the store as it is now: moot ones leave, the rest are redrawn fresh.
+        """Cards not yet decided follow the store as it is now: moot ones leave, the rest are redrawn fresh, and
+        cards the store now needs that the review does not hold yet come in at the end of their group.
 
         The cursor stays on the card it was on (or the next one, when that card left).
         """
@@ -251,16 +262,30 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         queue = self._queue()
         done = self.decided()
         kept: list[Card] = []
-        seen: set[tuple[str, frozenset[str], bool]] = set()
+        held: list[Card] = []  # the queue's cards the review holds (a decided card's, as it is now, too)
         index = None
         for i, card in enumerate(self.cards):
             if i == self.index:
                 index = len(kept)
-            fresh = card if card in done else current_card(card, queue)
-            if fresh is None or (fresh not in done and _key(fresh) in seen):
+            fresh = current_card(card, queue)
+            if card in done:
+                kept.append(card)
+            elif fresh is None or fresh in held:
                 continue
-            seen.add(_key(fresh))
-            kept.append(fresh)
+            else:
+                kept.append(fresh)
+            if fresh is not None:
+                held.append(fresh)
+        added = [c for c in queue if c not in held]
+        if added:
+            names = ", ".join(sorted({c.group for c in added}))
+            self.notify(f"{len(added)} card{'s' if len(added) != 1 else ''} added as the store changed ({names})")
+        for card in added:  # e.g. the agent wrote meanwhile: at the end of its group, counted like the rest
+            rank = GROUPS.index(card.group)
+            slot = max((i + 1 for i, c in enumerate(kept) if GROUPS.index(c.group) <= rank), default=0)
+            kept.insert(slot, card)
+            if index is not None and slot <= index:
+                index += 1
         self.cards = kept
         self.index = len(kept) if index is None else index
 
@@ -317,8 +342,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         decisions = self.decisions if outcome.committed else self.looked
         decisions.append(decision)
         self._follow_store()
-        remaining = {_key(c) for c in self.cards}
-        pruned = tuple(c for c in before if c != card and _key(c) not in remaining)
+        remaining = {c.key for c in self.cards}
+        pruned = tuple(c for c in before if c != card and c.key not in remaining)
         decisions[-1] = replace(decision, pruned=pruned)
         if closes and card in self.cards:
             self.index = self._next_open(self.cards.index(card) + 1)
@@ -326,6 +351,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             self.index = self._next_open(self.index)
         self._lift_spent_filter()
         self.marks = {p for p in self.marks - marked if self.memory(p) is not None}  # archived ones leave the marks
+        # what this decision wrote is the person's own change: seen as it is now, not "changed on disk"
+        for path in outcome.result.paths if outcome.result is not None else ():
+            now = self.memory(path)
+            if path in self.seen:
+                self.seen[path] = now
+            if path in self.marks and now is not None:
+                self.marked_as[path] = now.content_hash
         self.refusal = ""
         self.show_card()
 
@@ -394,6 +426,14 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             Decide("Review", lambda allow, today: ops.finish_review(store, summary, today=today), done)
         )
 
+    def action_reload_card(self) -> None:
+        """Show the card's memories as they are on disk now (after the agent changed them while shown)."""
+        if self._busy():
+            return
+        self.seen_card = None
+        self.refusal = ""
+        self.show_card()
+
     def action_help(self) -> None:
         """This screen's keys."""
         self.app.push_screen(HelpScreen("Keys · review", help_text(described(self.BINDINGS), self.HELP_NOTES)))
@@ -420,6 +460,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "filter": ("review: Filter by kind", self.action_filter, "One group only; again: the next"),
             "weaker": ("review: Weaker pair candidates", self.action_weaker, "Show the held-back pairs"),
             "undo": ("review: Undo this review's last decision", self.action_undo, "Only decisions of this review"),
+            "reload_card": ("review: Show the new text", self.action_reload_card, "The card's memory changed on disk"),
             "finish": ("review: Finish", self.action_finish, "Mark the review finished in git"),
             "help": ("review: Help", self.action_help, "This screen's keys"),
             "leave": ("review: Leave", self.action_leave, "Back to the panes"),

@@ -1,5 +1,5 @@
 """What a review card shows: the cue and the claim marked in a memory's text, the rule that raised a card, and
-where the person is in the queue (`pairs 3 / 7 · 14 left`) with the groups and their counts."""
+the groups with their counts."""
 
 from __future__ import annotations
 
@@ -118,18 +118,12 @@ def groups(cards: Sequence[Card]) -> list[tuple[str, int]]:
     return [(g, count[g]) for g in GROUPS if count[g]]
 
 
-def group_bar(cards: Sequence[Card], current: str | None, only: str | None) -> Content:
-    """`1 pairs 7 · 2 agent 7 · …`: the digit jumps to the group; the current one stands out."""
+def group_bar(counted: Sequence[tuple[int, str, int]], current: str | None, only: str | None) -> Content:
+    """`1 pairs 7 · 2 agent 7 · …` from `Tally.groups`: each group's digit key (always the same), its cards left;
+    the current group stands out."""
     parts = []
-    for number, (group, n) in enumerate(groups(cards), 1):
+    for number, group, n in counted:
         text = f"{number} {group} {n}"
         style = "bold reverse" if group == current else ("dim" if only and group != only else "")
         parts.append(Content.styled(text, style) if style else Content(text))
     return Content(" · ").join(parts)
-
-
-def where(cards: Sequence[Card], index: int) -> str:
-    """`pairs 3 / 7 · 14 left`: the card's place in its group, and how many cards are still ahead."""
-    card = cards[index]
-    same = [i for i, c in enumerate(cards) if c.group == card.group]
-    return f"{card.group} {same.index(index) + 1} / {len(same)} · {len(cards) - index} left"

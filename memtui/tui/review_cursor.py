@@ -40,6 +40,10 @@ class Decision:
 PAIRS = ("contradiction", "duplicate")
 
 
+def _version(memory: Memory | None) -> str | None:
+    return memory.content_hash if memory is not None else None
+
+
 class ReviewCursor(_Base):
     """The queue and the cursor over it; the attributes are set by `ReviewScreen.__init__`."""
 
@@ -55,8 +59,11 @@ class ReviewCursor(_Base):
     sessions: dict[str, tuple[str, ...]]
     hook: claude_settings.Status | None
     marks: set[str]
+    marked_as: dict[str, str]
     only: str | None
     weaker: bool
+    seen_card: Card | None
+    seen: dict[str, Memory | None]
 
     if TYPE_CHECKING:  # defined by the screen and its other parts
 
@@ -79,6 +86,36 @@ class ReviewCursor(_Base):
         """A live memory of the store as it is now."""
         m = self.ws.store.get(path)
         return m if m is not None and not m.in_archive else None
+
+    def shown(self, path: str) -> Memory | None:
+        """A memory as the card on screen showed it (what a decision acts on), else as the store is now."""
+        return self.seen[path] if path in self.seen else self.memory(path)
+
+    def look(self, card: Card | None) -> Card | None:
+        """The card to draw: `card` as the store is now, unless its memories changed on disk since it was shown;
+        then the card and its memories as shown, until the person asks for the new text (`r`)."""
+        if card is None:
+            self.seen_card, self.seen = None, {}
+            return None
+        if self.seen_card is not None and self.seen_card.key == card.key and self.unseen_changes():
+            return self.seen_card
+        self.seen_card, self.seen = card, {p: self.memory(p) for p in card.paths}
+        return card
+
+    def unseen_changes(self) -> list[str]:
+        """The card's memories that changed on disk (or went) since the card showed them."""
+        card = self.current()
+        if card is None or self.seen_card is None or self.seen_card.key != card.key:
+            return []
+        return [p for p, m in self.seen.items() if _version(self.memory(p)) != _version(m)]
+
+    def refuse_unseen(self) -> bool:
+        """Refuse a decision on text the person has not seen (True: refused, and the card says why)."""
+        changed = self.unseen_changes()
+        if changed:
+            self.refusal = f"{', '.join(changed)} changed on disk since shown: r shows the new text, then decide"
+            self.show_card()
+        return bool(changed)
 
     def current(self) -> Card | None:
         """The card on screen (None at the end)."""

@@ -22,7 +22,7 @@ class ReviewDeciding(ReviewCursor):
             self.notify("This card is not a pair", severity="warning")
             return None
         assert card is not None
-        older, newer = self.memory(card.paths[0]), self.memory(card.paths[1])
+        older, newer = self.shown(card.paths[0]), self.shown(card.paths[1])
         if older is None or newer is None:
             self.notify(
                 "One of these memories is gone from the store (reload with ctrl+r on the main screen)",
@@ -72,15 +72,15 @@ class ReviewDeciding(ReviewCursor):
         if self._busy():
             return
         if self.marks:
-            self._archive_marked(card)
+            self._archive_marked(card)  # each as it was when marked
             return
-        if card is None:
+        if card is None or self.refuse_unseen():
             return
         if self.is_pair(card):
             if (pair := self._pair()) is not None:
                 self._archive(pair[1], pair[2], card)
             return
-        m = self.memory(card.paths[0]) if card.paths else None
+        m = self.shown(card.paths[0]) if card.paths else None
         if m is None:
             self.notify(
                 "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
@@ -90,14 +90,14 @@ class ReviewDeciding(ReviewCursor):
 
     def action_archive_newer(self) -> None:
         """Archive the newer memory of the pair instead, replaced by the older. Asks why."""
-        if self._busy():
+        if self._busy() or self.refuse_unseen():
             return
         if (pair := self._pair()) is not None:
             self._archive(pair[2], pair[1], pair[0])
 
     def action_merge(self) -> None:
         """Merge the pair (the merge dialog opens; the newer leads)."""
-        if self._busy() or (pair := self._pair()) is None:
+        if self._busy() or self.refuse_unseen() or (pair := self._pair()) is None:
             return
         card, older, newer = pair
         store, hashes = self.store_path, {older.path: older.content_hash, newer.path: newer.content_hash}
@@ -126,9 +126,9 @@ class ReviewDeciding(ReviewCursor):
     def action_edit(self) -> None:
         """Edit the memory (the newer of a pair)."""
         card = self.current()
-        if card is None or self._busy():
+        if card is None or self._busy() or self.refuse_unseen():
             return
-        m = self.memory(card.paths[-1]) if card.paths else None
+        m = self.shown(card.paths[-1]) if card.paths else None
         if m is None or m.is_malformed:
             self.notify("Nothing editable on this card", severity="warning")
             return
@@ -156,11 +156,11 @@ class ReviewDeciding(ReviewCursor):
         if self._busy():
             return
         if self.marks:
-            self._verify_marked()
+            self._verify_marked()  # each as it was when marked
             return
-        if card is None:
+        if card is None or self.refuse_unseen():
             return
-        m = self.memory(card.paths[0]) if card.paths else None
+        m = self.shown(card.paths[0]) if card.paths else None
         if m is None:
             self.notify("This memory is gone from the store; nothing to verify", severity="warning")
             return
@@ -183,9 +183,9 @@ class ReviewDeciding(ReviewCursor):
     def action_fix_date(self) -> None:
         """Show the relative date and the date it meant; write it when the person agrees."""
         card = self.current()
-        if card is None or self._busy() or card.kind != "relative-date":
+        if card is None or self._busy() or card.kind != "relative-date" or self.refuse_unseen():
             return
-        m = self.memory(card.paths[0]) if card.paths else None
+        m = self.shown(card.paths[0]) if card.paths else None
         if m is None or card.finding is None:
             self.notify("This memory is gone from the store", severity="warning")
             return
@@ -214,7 +214,7 @@ class ReviewDeciding(ReviewCursor):
 
     def action_keep_both(self) -> None:
         """Both memories stay; the pair does not come back until one of them changes."""
-        if self._busy() or (pair := self._pair()) is None:
+        if self._busy() or self.refuse_unseen() or (pair := self._pair()) is None:
             return
         card, older, newer = pair
         store = self.store_path
@@ -244,7 +244,7 @@ class ReviewDeciding(ReviewCursor):
         if not memories:
             return
         store, paths = self.store_path, [m.path for m in memories]
-        hashes = {m.path: m.content_hash for m in memories}
+        hashes = {m.path: self.marked_as.get(m.path, m.content_hash) for m in memories}  # as seen when marked
         default = {"schema": "does not follow the memory schema", "unindexed": "not in the index; not needed"}
         reason = default.get(card.kind, "no longer needed") if card is not None else "no longer needed"
 
@@ -276,7 +276,7 @@ class ReviewDeciding(ReviewCursor):
             if not memories:
                 return
         store, paths = self.store_path, [m.path for m in memories]
-        hashes = {m.path: m.content_hash for m in memories}
+        hashes = {m.path: self.marked_as.get(m.path, m.content_hash) for m in memories}  # as seen when marked
         self._ask(
             "Verify",
             "verified",

@@ -11,7 +11,7 @@ from textual.widgets import Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from memtui.analysis.secrets import redacted
-from memtui.review import Card, finding_count
+from memtui.review import Card, tally
 from memtui.tui import render
 from memtui.tui.review_card import claim_row, group_bar, highlight, why
 from memtui.tui.review_cursor import ReviewCursor
@@ -29,7 +29,8 @@ class ReviewDrawing(ReviewCursor):
         """Draw the card under the index (or the summary at the end)."""
         if not self.is_attached:
             return  # the person left while a decision was being written; its outcome still reached the app
-        card = self.current()
+        card = self.look(self.current())
+        changed = self.unseen_changes()
         self.refresh_bindings()
         self.show_keys()
         sides = self.query_one("#card-sides")
@@ -39,15 +40,20 @@ class ReviewDrawing(ReviewCursor):
         header = self.query_one("#card-header", Static)
         explain = self.query_one("#card-explain", Static)
         refusal = self.query_one("#card-refusal", Static)
-        refusal.display = bool(self.refusal or self.pending)
-        refusal.update(
-            render.styled(
-                f"{self.pending}…" if self.pending else f"Refused: {self.refusal}",
-                "badge-unknown" if self.pending else "flag-contradiction",
+        refusal.display = bool(self.refusal or self.pending or changed)
+        if self.pending:
+            refusal.update(render.styled(f"{self.pending}…", "badge-unknown"))
+        elif self.refusal:
+            refusal.update(render.styled(f"Refused: {self.refusal}", "flag-contradiction"))
+        else:
+            refusal.update(
+                render.styled(
+                    f"Changed on disk since shown: {', '.join(changed)} — r shows the new text (no decision until then)",
+                    "flag-contradiction",
+                )
             )
-        )
-        left = self.left()
-        self.query_one("#card-groups", Static).update(group_bar(left, card.group if card else None, self.only))
+        counts = tally(self.cards, self.decided(), card)
+        self.query_one("#card-groups", Static).update(group_bar(counts.groups, card.group if card else None, self.only))
         if card is None:
             sides.display = single.display = bulk.display = False
             summary.display = True
@@ -61,22 +67,19 @@ class ReviewDrawing(ReviewCursor):
             self.query_one("#summary-text", Static).update(self._summary())
             return
         summary.display = False
-        done = self.decided()  # what is still to decide from here on: the counts move as cards are decided
-        left = [c for c in self.cards[self.index :] if c not in done]
-        findings = finding_count(left)
-        new = sum(c.kind == "new" for c in left)
-        same = [c for c in self.cards if c.group == card.group]
+        group, n, of = counts.place or (card.group, 1, 1)
+        findings, new = _counted(counts.findings, "finding"), _counted(counts.new_writes, "new write")
         header.update(
             Content.assemble(
-                render.styled(f"{card.group} {same.index(card) + 1} / {len(same)}", "flag-new"),
-                Content(f" · {len(left)} left ({_counted(findings, 'finding')}, {_counted(new, 'new write')})"),
+                render.styled(f"{group} {n} / {of}", "flag-new"),
+                Content(f" · {counts.left} left ({findings}, {new})"),
                 self._state_text(),
                 Content(" · "),
                 self._hook_text(),
             )
         )
         fresh = self.ws.freshness.get(card.paths[0]) if len(card.paths) == 1 else None
-        mtype = (m.type if (m := self.memory(card.paths[0])) else None) if len(card.paths) == 1 else None
+        mtype = (m.type if (m := self.shown(card.paths[0])) else None) if len(card.paths) == 1 else None
         rule = "" if self.is_pair(card) else why(card, fresh, mtype)
         explain.update(
             Content.assemble(
@@ -93,7 +96,7 @@ class ReviewDrawing(ReviewCursor):
         if self.is_pair(card):
             sides.display, single.display, bulk.display = True, False, False
             for side, path, role in (("a", card.paths[0], "older"), ("b", card.paths[1], "newer")):
-                m = self.memory(path)
+                m = self.shown(path)
                 claim = str(card.details.get(f"{role}_claim") or "")
                 raw = m.text if m else "(gone)"
                 self.query_one(f"#side-{side}-title", Label).update(render.plain(f"{role}: {path}"))
@@ -108,7 +111,7 @@ class ReviewDrawing(ReviewCursor):
             if card.kind == "new" and card.diff:
                 text = render.diff(redacted(card.diff))
             else:
-                m = self.memory(card.paths[0]) if card.paths else None
+                m = self.shown(card.paths[0]) if card.paths else None
                 text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
             self.query_one("#single-text", Static).update(text)
 
@@ -138,16 +141,16 @@ class ReviewDrawing(ReviewCursor):
         self._preview_bulk(listing.highlighted)
 
     def _row(self, path: str) -> str:
-        m = self.memory(path)
+        m = self.shown(path)
         return render.clean(f"{path}  {m.title}" if m is not None and m.title != path else path)
 
     def _preview_bulk(self, highlighted: int | None) -> None:
-        card = self.current()
-        if card is None or not card.is_bulk:
+        card = self.seen_card
+        if card is None or not card.is_bulk or self.current() is None:
             return
         at = highlighted if highlighted is not None and 0 <= highlighted < len(card.paths) else 0
         member = card.members[at] if at < len(card.members) else None
-        m = self.memory(card.paths[at])
+        m = self.shown(card.paths[at])
         text = Content.assemble(
             render.styled(member.message if member else card.paths[at], "flag-lint"),
             Content("\n\n"),

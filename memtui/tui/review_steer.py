@@ -3,9 +3,11 @@ and marking memories for one bulk decision."""
 
 from __future__ import annotations
 
+from collections.abc import Iterable
+
 from textual.widgets import SelectionList
 
-from memtui.review import held_back_cards
+from memtui.review import GROUPS, held_back_cards
 from memtui.tui.review_card import groups
 from memtui.tui.review_cursor import ReviewCursor
 
@@ -23,7 +25,7 @@ class ReviewSteering(ReviewCursor):
     def action_mark(self) -> None:
         """Mark this card's memory for a bulk decision (and move on), or unmark it."""
         card = self.current()
-        if card is None or self._busy() or self.is_pair(card):
+        if card is None or self._busy() or self.is_pair(card) or self.refuse_unseen():
             return
         if card.is_bulk:
             listing = self.query_one("#bulk-list", SelectionList)
@@ -37,9 +39,17 @@ class ReviewSteering(ReviewCursor):
         if path in self.marks:
             self.marks.discard(path)
         else:
-            self.marks.add(path)
+            self.mark([path])
             self._advance()
         self.show_card()
+
+    def mark(self, paths: Iterable[str]) -> None:
+        """Mark memories, each as the card showed it (a bulk decision acts on that version, or is refused)."""
+        for path in paths:
+            m = self.shown(path)
+            if m is not None:
+                self.marks.add(path)
+                self.marked_as[path] = m.content_hash
 
     def action_mark_all(self) -> None:
         """On a list card, mark every memory it lists (or unmark them all); elsewhere, clear the marks."""
@@ -48,7 +58,10 @@ class ReviewSteering(ReviewCursor):
             return
         if card is not None and card.is_bulk:
             paths = set(card.paths)
-            self.marks = self.marks - paths if paths <= self.marks else self.marks | paths
+            if paths <= self.marks:
+                self.marks -= paths
+            elif not self.refuse_unseen():
+                self.mark(paths - self.marks)
         else:
             self.marks.clear()
         self.show_card()
@@ -96,11 +109,11 @@ class ReviewSteering(ReviewCursor):
         """To the numbered group of the bar under the header."""
         if self._busy():
             return
-        present = [g for g, _ in groups(self.left())]
-        if not 1 <= number <= len(present):
-            self.notify(f"No group {number}: there are {len(present)}", severity="warning")
+        group = GROUPS[number - 1] if 1 <= number <= len(GROUPS) else ""
+        if group not in {g for g, _ in groups(self.left())}:
+            name = f" ({group})" if group else ""
+            self.notify(f"No card left in group {number}{name}", severity="warning")
             return
-        group = present[number - 1]
         if self.only is not None and self.only != group:
             self.only = None
         index = self._first_of(group)
