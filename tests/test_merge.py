@@ -255,3 +255,33 @@ def test_a_merge_into_a_new_file_takes_the_first_merged_memorys_index_line_where
     index = (store / "MEMORY.md").read_text()
     # the person's title and hook stay, on the same line, linking to the merged memory; the other line is gone
     assert index == "# Memory\n\n- [Deploy bun](feedback_deploy.md) — bun\n- [Tea](user_tea.md) — tea\n"
+
+
+def test_a_merge_into_a_memory_the_index_does_not_list_takes_the_merged_line_in_place_within_the_cap(
+    tmp_path: Path,
+) -> None:
+    """Demo: feedback_small_prs.md (listed at line 17) into feedback_small_prs_zh.md (not listed) removed line 17
+    and added a line at 220, past the 200 lines Claude Code loads."""
+    filler = "".join(f"- [Note {n}](note_{n}.md) — note\n" for n in range(205))
+    index = "# Memory\n\n- [Small PRs](feedback_small_prs.md) — under 400 lines\n" + filler
+    top = tmp_path / "app"
+    write_files(
+        top / "memory",
+        {
+            "MEMORY.md": index,
+            "feedback_small_prs.md": memory("feedback_small_prs", body="Keep PRs under 400 changed lines."),
+            "feedback_small_prs_zh.md": memory("feedback_small_prs_zh", body="PR 控制在 400 行以内。"),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    ops.merge(
+        store,
+        ["feedback_small_prs.md", "feedback_small_prs_zh.md"],
+        into="feedback_small_prs_zh.md",
+        reason="one rule in two languages",
+        today=DAY,
+    )
+    lines = (store / "MEMORY.md").read_text().splitlines()
+    assert lines[2] == "- [Small PRs](feedback_small_prs_zh.md) — under 400 lines"
+    assert lines[3:] == filler.splitlines() and sum("feedback_small_prs" in line for line in lines) == 1

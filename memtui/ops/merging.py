@@ -161,8 +161,7 @@ def merge(
             )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
-        if target not in paths:
-            index_retarget(txn, set(paths), target)
+        index_retarget(txn, set(paths), target)
         why = reason.strip() or f"merged into {into_rel}"
         for p, (memory, data) in zip(paths, loaded, strict=True):
             if p == target:
