@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import git, init_repo, memory, write_files
 
 from memtui import ops
@@ -285,3 +286,20 @@ def test_a_merge_into_a_memory_the_index_does_not_list_takes_the_merged_line_in_
     lines = (store / "MEMORY.md").read_text().splitlines()
     assert lines[2] == "- [Small PRs](feedback_small_prs_zh.md) — under 400 lines"
     assert lines[3:] == filler.splitlines() and sum("feedback_small_prs" in line for line in lines) == 1
+
+
+def test_whitespace_before_the_opening_fence_is_named_not_called_a_missing_type(tmp_path: Path) -> None:
+    """A tab or spaces typed before `---` hide the whole front matter: say that, with the line."""
+    store = _store(tmp_path)
+    files = ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"]
+    for typed, said in (
+        ("    " + B, "line 1: the opening --- has 4 spaces before it"),
+        ("\t" + B, "line 1: the opening --- has a tab before it"),
+        ("\n\n" + B, "line 3: the opening --- comes after 2 blank lines"),
+    ):
+        with pytest.raises(ops.OpError, match=said) as merging:
+            ops.merge(store, files, into="feedback_deploy_tooling.md", text=typed, today=DAY)
+        with pytest.raises(ops.OpError, match=said) as editing:
+            ops.edit(store, "feedback_deploy_tooling.md", typed, today=DAY)
+        assert "type" not in merging.value.message + editing.value.message
+    assert (store / "feedback_deploy_tooling.md").read_text() == B

@@ -180,6 +180,8 @@ def validate_text(text: str, rel: str, *, require_type: bool) -> str:
         fm = frontmatter.parse(text)
     except frontmatter.FrontMatterError as exc:
         raise OpError(f"{rel}: the new text's {exc}; nothing was saved") from None
+    if not fm.present and (misplaced := frontmatter.misplaced_opening(text)):
+        raise OpError(f"{rel}: {misplaced}; nothing was saved")
     if require_type:
         raw = fm.data.get("type")
         meta = fm.data.get("metadata")
