@@ -303,3 +303,18 @@ def test_whitespace_before_the_opening_fence_is_named_not_called_a_missing_type(
             ops.edit(store, "feedback_deploy_tooling.md", typed, today=DAY)
         assert "type" not in merging.value.message + editing.value.message
     assert (store / "feedback_deploy_tooling.md").read_text() == B
+
+
+def test_a_suggested_text_left_as_it_was_is_held_to_the_contradiction_rule(tmp_path: Path) -> None:
+    """The merge dialog always hands over a text; left as suggested it says both sides, like no text at all."""
+    store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    before = git(store.parent, "rev-parse", "HEAD")
+    files = ["feedback_use_npm.md", "feedback_use_bun.md"]
+    suggested = ops.default_merge_text(_memories(store, *files), into="feedback_use_bun.md")
+    with pytest.raises(ops.OpError, match="one memory would say both") as refused:
+        ops.merge(store, files, into="feedback_use_bun.md", text=suggested, text_edited=False, today=DAY)
+    assert "--body-file" not in refused.value.message  # the CLI adds its option (cli_hint); the TUI never shows it
+    assert refused.value.cli_hint == "give that text with --body-file"
+    assert git(store.parent, "rev-parse", "HEAD") == before and (store / "feedback_use_npm.md").exists()
+    # the same text, once the person says it is theirs, is their decision
+    assert ops.merge(store, files, into="feedback_use_bun.md", text=suggested, text_edited=True, today=DAY).commit
