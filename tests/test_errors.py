@@ -89,6 +89,17 @@ def test_cli_prints_title_for_a_secret(store: Path) -> None:
     assert "feedback_a.md" in out.stderr
 
 
+def test_a_secret_refusal_says_refused_once_and_names_the_cli_option_only_in_the_cli(store: Path) -> None:
+    """The TUI showed "Refused: refused: …" on a review card and told people to "pass --allow-secret"."""
+    (store / "feedback_a.md").write_text(memory("feedback_a", body="AKIAIOSFODNN7EXAMPLE"))
+    with pytest.raises(ops.SecretRefused) as refused:
+        ops.verify(store, "feedback_a.md")
+    assert not refused.value.message.lower().startswith("refused") and "--allow-secret" not in refused.value.message
+    out = run("verify", str(store), "feedback_a.md")
+    assert out.stderr.rstrip().endswith("(or pass --allow-secret if it is not one)")
+    assert "refused: " not in out.stderr.lower()
+
+
 def test_a_bad_date_is_named_by_the_option_that_gave_it(store: Path) -> None:
     out = run("fix-date", str(store), "feedback_a.md", "--date", "2026-13-40")
     assert out.returncode == 2 and "--date '2026-13-40'" in out.stderr and "--today" not in out.stderr

@@ -12,6 +12,7 @@ import subprocess
 import sys
 from pathlib import Path
 
+import pytest
 from conftest import git, init_repo, memory, write_files
 
 from memtui import ops
@@ -255,3 +256,65 @@ def test_a_merge_into_a_new_file_takes_the_first_merged_memorys_index_line_where
     index = (store / "MEMORY.md").read_text()
     # the person's title and hook stay, on the same line, linking to the merged memory; the other line is gone
     assert index == "# Memory\n\n- [Deploy bun](feedback_deploy.md) — bun\n- [Tea](user_tea.md) — tea\n"
+
+
+def test_a_merge_into_a_memory_the_index_does_not_list_takes_the_merged_line_in_place_within_the_cap(
+    tmp_path: Path,
+) -> None:
+    """Demo: feedback_small_prs.md (listed at line 17) into feedback_small_prs_zh.md (not listed) removed line 17
+    and added a line at 220, past the 200 lines Claude Code loads."""
+    filler = "".join(f"- [Note {n}](note_{n}.md) — note\n" for n in range(205))
+    index = "# Memory\n\n- [Small PRs](feedback_small_prs.md) — under 400 lines\n" + filler
+    top = tmp_path / "app"
+    write_files(
+        top / "memory",
+        {
+            "MEMORY.md": index,
+            "feedback_small_prs.md": memory("feedback_small_prs", body="Keep PRs under 400 changed lines."),
+            "feedback_small_prs_zh.md": memory("feedback_small_prs_zh", body="PR 控制在 400 行以内。"),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    ops.merge(
+        store,
+        ["feedback_small_prs.md", "feedback_small_prs_zh.md"],
+        into="feedback_small_prs_zh.md",
+        reason="one rule in two languages",
+        today=DAY,
+    )
+    lines = (store / "MEMORY.md").read_text().splitlines()
+    assert lines[2] == "- [Small PRs](feedback_small_prs_zh.md) — under 400 lines"
+    assert lines[3:] == filler.splitlines() and sum("feedback_small_prs" in line for line in lines) == 1
+
+
+def test_whitespace_before_the_opening_fence_is_named_not_called_a_missing_type(tmp_path: Path) -> None:
+    """A tab or spaces typed before `---` hide the whole front matter: say that, with the line."""
+    store = _store(tmp_path)
+    files = ["feedback_deploy_bun.md", "feedback_deploy_tooling.md"]
+    for typed, said in (
+        ("    " + B, "line 1: the opening --- has 4 spaces before it"),
+        ("\t" + B, "line 1: the opening --- has a tab before it"),
+        ("\n\n" + B, "line 3: the opening --- comes after 2 blank lines"),
+    ):
+        with pytest.raises(ops.OpError, match=said) as merging:
+            ops.merge(store, files, into="feedback_deploy_tooling.md", text=typed, today=DAY)
+        with pytest.raises(ops.OpError, match=said) as editing:
+            ops.edit(store, "feedback_deploy_tooling.md", typed, today=DAY)
+        assert "type" not in merging.value.message + editing.value.message
+    assert (store / "feedback_deploy_tooling.md").read_text() == B
+
+
+def test_a_suggested_text_left_as_it_was_is_held_to_the_contradiction_rule(tmp_path: Path) -> None:
+    """The merge dialog always hands over a text; left as suggested it says both sides, like no text at all."""
+    store = _store(tmp_path, {"feedback_use_npm.md": NPM, "feedback_use_bun.md": BUN})
+    before = git(store.parent, "rev-parse", "HEAD")
+    files = ["feedback_use_npm.md", "feedback_use_bun.md"]
+    suggested = ops.default_merge_text(_memories(store, *files), into="feedback_use_bun.md")
+    with pytest.raises(ops.OpError, match="one memory would say both") as refused:
+        ops.merge(store, files, into="feedback_use_bun.md", text=suggested, text_edited=False, today=DAY)
+    assert "--body-file" not in refused.value.message  # the CLI adds its option (cli_hint); the TUI never shows it
+    assert refused.value.cli_hint == "give that text with --body-file"
+    assert git(store.parent, "rev-parse", "HEAD") == before and (store / "feedback_use_npm.md").exists()
+    # the same text, once the person says it is theirs, is their decision
+    assert ops.merge(store, files, into="feedback_use_bun.md", text=suggested, text_edited=True, today=DAY).commit

@@ -127,9 +127,17 @@ async def test_a_refused_decision_stays_on_its_card_and_is_not_counted(demo: Pat
         older.write_text(older.read_text() + "\nThe agent added this line a moment ago.\n")  # changed under the person
         await pilot.press("a")
         await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ArchiveDialog)
+        dialog.query_one(Input).value = "the person's own words"
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, ChangedDialog)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        # the archive dialog is still there under it, with the reason typed and why it was not archived
+        assert app.screen is dialog and dialog.query_one(Input).value == "the person's own words"
+        assert "changed on disk" in dialog.refusal
         await pilot.press("escape")
         await settle(app, pilot)
         assert app.screen is screen
@@ -261,6 +269,159 @@ async def test_edit_in_the_app_keeps_the_final_newline(pair_store: Path) -> None
         await settle(app, pilot)
         text = (pair_store / "a.md").read_text()
         assert "width 4" in text and text.endswith("\n")
+
+
+# ---------------------------------------------------------------------------------------------- a refusal keeps the dialog
+
+
+async def test_a_plain_contradiction_merged_as_suggested_is_refused_in_the_dialog_an_edited_one_goes_ahead(
+    demo: Path,
+) -> None:
+    """The old and the new grafana URL both ended up in one memory, without a word: the CLI refused that merge."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "reference_grafana.md")
+        await pilot.press("m")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        # (the agent's own writes may be recorded first, as their own commit; the merge is not made)
+        assert app.screen is dialog and head(demo).get("Memtui-Action") != ["merge"]
+        assert (demo / "reference_grafana.md").exists()
+        assert "reference_grafana.md and reference_grafana_cloud.md may conflict" in dialog.refusal
+        assert "one memory would say both" in dialog.refusal and "--body-file" not in dialog.refusal
+        shown = str(dialog.query_one("#dialog-refusal").render())
+        assert "one memory would say both" in shown and "ctrl+s" in shown
+        assert not any("refused" in m for m in messages(app))  # said in the dialog, not under it
+        area = dialog.query_one("#merged", TextArea)
+        old_url = "https://grafana.internal.example/d/api-latency"
+        assert old_url in area.text  # the text is still there to edit
+        area.load_text("\n".join(line for line in area.text.splitlines() if old_url not in line) + "\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, MergeDialog) and head(demo)["Memtui-Action"] == ["merge"]
+        merged = (demo / "reference_grafana_cloud.md").read_text()
+        assert old_url not in merged and "atlas.grafana.example.net" in merged
+        assert not (demo / "reference_grafana.md").exists()
+
+
+async def test_tab_in_the_merge_dialog_moves_the_focus_and_types_nothing(pair_store: Path) -> None:
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.main_screen.open_merge(["a.md", "b.md"])
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        area = dialog.query_one("#merged", TextArea)
+        text = area.text
+        assert app.focused is area
+        await pilot.press("tab")
+        assert app.focused is not area and area.text == text and "\t" not in area.text
+        await pilot.press("shift+tab")
+        assert app.focused is area and area.text == text
+
+
+async def test_a_refused_merge_keeps_the_dialog_and_the_text_and_says_what_is_wrong(pair_store: Path) -> None:
+    """A space typed before `---` was reported as "must keep a type", and the dialog closed with the text lost."""
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        assert app.main_screen.open_merge(["a.md", "b.md"])
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        before, into = head_sha(pair_store), dialog.query_one("#into", Input).value
+        area = dialog.query_one("#merged", TextArea)
+        typed = "  " + area.text.replace("Use tabs.", "Use tabs, not spaces.")
+        area.load_text(typed)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is dialog and area.text == typed and head_sha(pair_store) == before, app.last_outcome
+        assert "line 1: the opening --- has 2 spaces before it" in dialog.refusal, dialog.refusal
+        assert "type" not in dialog.refusal
+        area.load_text(typed[2:])
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, MergeDialog), (app.last_outcome, dialog.refusal)
+        assert head(pair_store)["Memtui-Action"] == ["merge"]
+        assert "Use tabs, not spaces." in (pair_store / into).read_text()
+
+
+async def test_a_merge_refused_because_a_file_changed_keeps_the_text_and_can_go_ahead(pair_store: Path) -> None:
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.main_screen.open_merge(["a.md", "b.md"])
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        area = dialog.query_one("#merged", TextArea)
+        typed = area.text.replace("Use tabs.", "Use tabs; the person's merge.")
+        area.load_text(typed)
+        into = dialog.query_one("#into", Input).value
+        other = "b.md" if into == "a.md" else "a.md"
+        (pair_store / other).write_text((pair_store / other).read_text() + "\nThe agent added this.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ChangedDialog)  # what is on disk now, over the dialog
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog and area.text == typed and "changed on disk" in dialog.refusal
+        await pilot.press("ctrl+s")  # seen: the person's text goes ahead over the file as it is now
+        await settle(app, pilot)
+        assert not isinstance(app.screen, MergeDialog) and head(pair_store)["Memtui-Action"] == ["merge"]
+        assert "the person's merge" in (pair_store / into).read_text() and not (pair_store / other).exists()
+
+
+async def test_an_archive_without_a_reason_is_refused_in_the_dialog(pair_store: Path) -> None:
+    """An empty reason did nothing that a person could see; the rule is ops' (the CLI's too)."""
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE, notifications=True) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, "a.md")
+        before = head_sha(pair_store)
+        await pilot.press("a")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ArchiveDialog)
+        dialog.query_one(Input).value = "   "
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog and head_sha(pair_store) == before
+        assert "a reason is required" in dialog.refusal
+        assert "a reason is required" in str(dialog.query_one("#dialog-refusal").render())
+        assert app.focused is dialog.query_one(Input)
+        await pilot.press(*"tabs lost")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not isinstance(app.screen, ArchiveDialog) and head(pair_store)["Memtui-Reason"] == ["tabs lost"]
+
+
+async def test_a_declined_secret_is_refused_once_in_the_tuis_own_words(pair_store: Path) -> None:
+    """A review card said "Refused: refused: …", and the TUI told people to "pass --allow-secret" (a CLI flag)."""
+    app = make_app(pair_store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert screen.current() is not None
+        await pilot.press("e")
+        await settle(app, pilot)
+        area = app.screen.query_one(TextArea)
+        area.load_text(area.text + "The staging key is AKIAABCDEFGHIJKLMNOP.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog)
+        question = str(app.screen.query_one(".dialog-message").render())
+        assert "--allow-secret" not in question and "Commit it anyway? (y" in question
+        await pilot.press("n")
+        await settle(app, pilot)
+        assert app.screen is screen
+        shown = str(screen.query_one("#card-refusal").render())
+        assert shown.startswith("Refused: the change would commit what looks like a secret")
+        assert "refused: refused" not in shown.lower() and "--allow-secret" not in shown
 
 
 # ---------------------------------------------------------------------------------------------- item 6
@@ -451,6 +612,15 @@ async def test_merging_a_pair_in_the_review_gives_the_reason_its_kind_says(demo:
         reason = app.screen.query_one("#merge-reason", Input).value
         if kind == "contradiction":
             assert reason == f"settles the conflict of {card.paths[0]} and {card.paths[1]}"
+            dialog = app.screen
+            await pilot.press("ctrl+s")  # the text as suggested says both sides: refused, in the dialog
+            await settle(app, pilot)
+            # (the agent's own writes may be recorded first, as their own commit; the merge is not made)
+            assert app.screen is dialog and head(demo).get("Memtui-Action") != ["merge"]
+            assert (demo / card.paths[0]).exists()
+            assert "one memory would say both" in dialog.refusal
+            area = dialog.query_one("#merged", TextArea)
+            area.load_text((demo / card.paths[1]).read_text())  # the person keeps what holds: the newer memory
         else:
             assert reason == f"duplicates of {card.paths[1]}"
         await pilot.press("ctrl+s")

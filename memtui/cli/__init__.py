@@ -1,8 +1,8 @@
 """The `memtui` command: the TUI launcher and the subcommands of DESIGN §5.
 
 `parser` holds the grammar (every argument's help and the exit codes), `commands` the subcommands. Every
-refusal is a `MemtuiError` and is printed here, in one place: `memtui: TITLE — MESSAGE` on stderr, with the
-error's exit code (1 for refusals, 2 for usage, DESIGN §5). Nothing reaches the person as a traceback.
+refusal is a `MemtuiError` and is printed here, in one place: `memtui: TITLE — MESSAGE (CLI HINT)` on stderr, with
+the error's exit code (1 for refusals, 2 for usage, DESIGN §5). Nothing reaches the person as a traceback.
 """
 
 from __future__ import annotations
@@ -54,7 +54,8 @@ def _open(path: Path, today: dt.date | None, theme: str | None) -> None:
 
 def report_error(exc: MemtuiError) -> int:
     """Print a refusal the one way the CLI prints them; its exit code."""
-    print(f"memtui: {_safe(exc.describe())}", file=sys.stderr)
+    hint = f" ({exc.cli_hint})" if exc.cli_hint else ""
+    print(f"memtui: {_safe(exc.describe() + hint)}", file=sys.stderr)
     return exc.exit_code
 
 

@@ -24,11 +24,16 @@ class MemtuiError(Exception):
 
     title: str = "Error"
     exit_code: int = EXIT_REFUSED
+    cli_hint: str = ""
+    """What to do, in the CLI's own terms (an option to pass), printed after the message by the CLI only: the
+    TUI offers the same way out as a key or a dialog, and an option name there would mean nothing."""
 
-    def __init__(self, message: str = "", *, title: str | None = None) -> None:
+    def __init__(self, message: str = "", *, title: str | None = None, cli_hint: str = "") -> None:
         super().__init__(message)
         if title is not None:
             self.title = title
+        if cli_hint:
+            self.cli_hint = cli_hint
 
     @property
     def message(self) -> str:

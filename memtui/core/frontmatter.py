@@ -326,6 +326,34 @@ def parse(text: str) -> FrontMatter:
     return FrontMatter(data={str(k): v for k, v in data.items()}, present=True, block_end=end, retried=retried)
 
 
+def misplaced_opening(text: str) -> str | None:
+    """Why a text meant to open with front matter has none, naming the line; None when it has a block, or
+    plainly none (its first non-blank line is not `---`).
+
+    Front matter must open on the file's very first character: a `---` after blank lines or indented by
+    spaces or a tab is read (by Claude Code and memtui alike) as the start of the body, so the whole block is
+    lost.
+    """
+    if HANDLER.detect(text):
+        return None
+    for number, line in enumerate(text.splitlines(), 1):
+        if not line.strip():
+            continue
+        if line.strip() != "---":
+            return None
+        indent = line[: len(line) - len(line.lstrip())]
+        if indent:
+            kind = {" ": "space", "\t": "tab"}.get(indent[0]) if len(set(indent)) == 1 else None
+            what = "whitespace" if kind is None else f"a {kind}" if len(indent) == 1 else f"{len(indent)} {kind}s"
+            return (
+                f"line {number}: the opening --- has {what} before it; front matter must start at the very first "
+                "character of the file"
+            )
+        blank = "a blank line" if number == 2 else f"{number - 1} blank lines"
+        return f"line {number}: the opening --- comes after {blank}; front matter must start on line 1"
+    return None
+
+
 def newline_of(text: str) -> str:
     """The newline convention a file uses."""
     return "\r\n" if "\r\n" in text else "\n"

@@ -39,8 +39,10 @@ def index_add(txn: Txn, memory_path: Path, title: str, hook: str) -> None:
 
 
 def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path) -> None:
-    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands (a merge into
-    a new file takes the place of the first merged memory's line, title and hook kept)."""
+    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands, unless
+    `new_path` has a line already: a merge into a new file, or into a memory the index does not list, takes the
+    place of the first merged memory's line (title and hook kept) rather than a new line at the end, which may
+    fall past the lines Claude Code loads."""
     index_dir = txn.layout.index_path.parent
     _edit_index(txn, new_path, lambda text, target: idx.retarget_first(text, index_dir, memory_paths, target))
 

@@ -114,12 +114,18 @@ def merge(
     *,
     into: str,
     text: str | None = None,
+    text_edited: bool = True,
     reason: str = "",
     expected_hashes: dict[str, str] | None = None,
     allow_secret: bool = False,
     today: dt.date | None = None,
 ) -> OpResult:
-    """Merge two or more memories into one: write the merged memory, archive the others, one commit."""
+    """Merge two or more memories into one: write the merged memory, archive the others, one commit.
+
+    Memories that plainly contradict each other are merged only with the person's text (`text`, with
+    `text_edited` False when it is a suggested text the person left as it was): merged as they are, one memory
+    would say both. Weaker conflicts go ahead with a note.
+    """
     if len(set(files)) < 2:
         raise OpError(f"{', '.join(files) or '(none)'}: name at least two different memories to merge")
     expected_hashes = expected_hashes or {}
@@ -137,13 +143,14 @@ def merge(
         if target.exists() and target not in paths:
             raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
         memories = [m for m, _ in loaded]
-        conflicts = conflicts_among(memories) if text is None else []
+        conflicts = conflicts_among(memories) if text is None or not text_edited else []
         said = [f"{f.paths[0]} and {f.paths[1]} may conflict ({f.cue})" for f in conflicts]
         if any(strong_conflict(f) for f in conflicts):
             # two claims that contradict each other would both stand in the merged memory
             raise OpError(
                 "; ".join(said) + ". Merged as they are, one memory would say both; archive the one that no "
-                "longer holds, or merge with the text that holds (--body-file, or the merge dialog); nothing was saved"
+                "longer holds, or merge with a text that says only what holds; nothing was saved",
+                cli_hint="give that text with --body-file",
             )
         txn.notes.extend(f"{s}: the merged memory keeps both texts; read it once" for s in said)
         merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
@@ -161,8 +168,7 @@ def merge(
             )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
-        if target not in paths:
-            index_retarget(txn, set(paths), target)
+        index_retarget(txn, set(paths), target)
         why = reason.strip() or f"merged into {into_rel}"
         for p, (memory, data) in zip(paths, loaded, strict=True):
             if p == target:
@@ -181,6 +187,8 @@ def validate_text(text: str, rel: str, *, require_type: bool) -> str:
         fm = frontmatter.parse(text)
     except frontmatter.FrontMatterError as exc:
         raise OpError(f"{rel}: the new text's {exc}; nothing was saved") from None
+    if not fm.present and (misplaced := frontmatter.misplaced_opening(text)):
+        raise OpError(f"{rel}: {misplaced}; nothing was saved")
     if require_type:
         raw = fm.data.get("type")
         meta = fm.data.get("metadata")

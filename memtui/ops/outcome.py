@@ -40,10 +40,13 @@ class PathRefused(OpError):
     title = "Not a memory of this store"
 
 
-def refuse_secrets(leaks: Sequence[str], *, what: str, advice: str) -> None:
-    """Raise the one secret refusal: `what` would commit `leaks` (each naming a file and line, or the message)."""
+def refuse_secrets(leaks: Sequence[str], *, what: str, advice: str, cli_hint: str = "") -> None:
+    """Raise the one secret refusal: `what` would commit `leaks` (each naming a file and line, or the message).
+
+    The title already says it was refused ("Looks like a secret"); the message says what and where, and
+    `cli_hint` the CLI's way past it (the TUI asks instead)."""
     if leaks:
-        raise SecretRefused(f"refused: {what} what looks like a secret: " + ", ".join(leaks) + f" — {advice}")
+        raise SecretRefused(f"{what} what looks like a secret: " + ", ".join(leaks) + f" — {advice}", cli_hint=cli_hint)
 
 
 @dataclass(frozen=True)

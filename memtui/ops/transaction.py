@@ -164,7 +164,10 @@ class Txn:
         if msg:
             leaks += [f"the commit message, line {h.line} ({h.label})" for h in secrets.scan(msg)]
         refuse_secrets(
-            leaks, what="the change would commit", advice="remove it first, or pass --allow-secret if it is not one"
+            leaks,
+            what="the change would commit",
+            advice="remove it first",
+            cli_hint="or pass --allow-secret if it is not one",
         )
 
     def commit(self, msg: str) -> str | None:

@@ -387,7 +387,7 @@ class MemtuiApp(App[None]):
         if request.typed is not None and request.path is not None and outcome.status == "refused":
             self._offer_typed_again(request, outcome)
             return
-        self._report(outcome)
+        self._report(outcome, in_dialog=request.in_dialog)
         if request.on_outcome is not None:
             request.on_outcome(outcome)
 
@@ -432,7 +432,7 @@ class MemtuiApp(App[None]):
             if yes:
                 self._run_decision(request, True)
                 return
-            self._report(outcome)
+            self._report(outcome, in_dialog=request.in_dialog)
             if request.on_outcome is not None:
                 request.on_outcome(outcome)
 
@@ -444,7 +444,8 @@ class MemtuiApp(App[None]):
             answered,
         )
 
-    def _report(self, outcome: Outcome) -> None:
+    def _report(self, outcome: Outcome, *, in_dialog: bool = False) -> None:
+        """Say what came of a decision; a refusal a dialog says itself (`in_dialog`) is only recorded."""
         self.last_outcome = outcome
         if outcome.result is not None:
             self.last_result = outcome.result
@@ -452,9 +453,9 @@ class MemtuiApp(App[None]):
             self.push_screen(ChangedDialog(outcome.changed_path, outcome.message, outcome.current_text))
         elif outcome.status == "refused":
             why = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
-            self.show_error(f"{outcome.label} refused{why}", outcome.message, timeout=8)
+            self.show_error(f"{outcome.label} refused{why}", outcome.message, timeout=8, quiet=in_dialog)
         elif outcome.status == "failed":
-            self.show_error(f"{outcome.label} failed", outcome.message, timeout=15)
+            self.show_error(f"{outcome.label} failed", outcome.message, timeout=15, quiet=in_dialog)
         else:
             # A standing note (e.g. an agent file withheld for a secret) is said once per session, not after every
             # decision: repeated on each one, people stop reading it.
@@ -462,10 +463,12 @@ class MemtuiApp(App[None]):
             self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
 
-    def show_error(self, title: str, message: str, *, hint: str = "", timeout: float = 10) -> None:
-        """The one place the TUI shows a refusal or a failure: its title, its message and what to do next."""
+    def show_error(self, title: str, message: str, *, hint: str = "", timeout: float = 10, quiet: bool = False) -> None:
+        """The one place the TUI shows a refusal or a failure: its title, its message and what to do next
+        (`quiet`: recorded only, when the dialog the person decides in says it)."""
         self.last_error = f"{title}: {message}"
-        self.notify(message + (f"\n{hint}" if hint else ""), title=title, severity="error", timeout=timeout)
+        if not quiet:
+            self.notify(message + (f"\n{hint}" if hint else ""), title=title, severity="error", timeout=timeout)
 
     def _tell_screens(self) -> None:
         if self.ws is None:

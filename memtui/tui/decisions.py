@@ -20,6 +20,7 @@ from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
 from memtui.review import undone_commits
+from memtui.workspace import Workspace
 
 Status = Literal["committed", "unchanged", "refused", "failed"]
 Operation = Callable[[bool, dt.date | None], ops.OpResult]
@@ -95,6 +96,14 @@ def undo_own(store: Path, commit: str, *, today: dt.date | None = None) -> ops.O
             "undo it from the main screen (u) first if you mean to"
         )
     return ops.undo(store, today=today)
+
+
+def follow_changed(hashes: dict[str, str], outcome: Outcome, ws: Workspace | None) -> None:
+    """After a refusal because a file changed on disk (the person was shown what is there now, over the dialog
+    they decide in), a new try from that dialog decides on the file as it is now: its expected hash moves on."""
+    path = outcome.changed_path
+    if path in hashes and ws is not None and (now := ws.store.get(path)) is not None:
+        hashes[path] = now.content_hash
 
 
 def keep_final_newline(original: str, new: str) -> str:

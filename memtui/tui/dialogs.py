@@ -6,19 +6,21 @@ Over 400 lines because it holds every dialog: each is small, self-contained, and
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Iterable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from typing import TypeVar
 
 from textual import on
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
+from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memtui.core.model import Memory
-from memtui.tui.decisions import keep_final_newline, merge_text
-from memtui.tui.render import LEGEND, plain
+from memtui.tui.decisions import Outcome, keep_final_newline, merge_text
+from memtui.tui.render import LEGEND, plain, styled
 
 
 @dataclass(frozen=True)
@@ -28,6 +30,8 @@ class MergeRequest:
     text: str
     into: str
     reason: str = ""
+    edited: bool = True
+    """Whether the person changed the suggested text (a text left as suggested may not merge a plain contradiction)."""
 
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "space": "space", "enter": "enter"}
@@ -44,13 +48,89 @@ def help_text(bindings: Iterable[BindingType], notes: Sequence[str] = ()) -> str
     return "\n".join([*lines, "", *notes]).rstrip() + "\n"
 
 
-class ArchiveDialog(ModalScreen[str | None]):
-    """Ask for the reason to archive a memory; `enter` confirms, `escape` cancels."""
+AnswerT = TypeVar("AnswerT")
+
+Submit = Callable[[AnswerT, Callable[[Outcome], None]], None]
+"""How a deciding dialog hands its answer over: `submit(answer, reply)` asks the app for the decision, and
+`reply(outcome)` is called with what came of it."""
+
+
+class DecidingDialog(ModalScreen[AnswerT | None]):
+    """A dialog whose answer is a decision: it stays open until the decision is made.
+
+    Any refusal — a missing reason, a text that does not validate, a plain contradiction, a file changed on
+    disk, a secret the person would not commit — is shown inside the dialog, with what the person typed kept,
+    to correct and try again or cancel. It closes (with the answer) only once the decision committed or had
+    nothing to write; `escape` cancels, except while the decision is being written.
+    """
+
+    RETRY = "try again"
+    """What the person presses to try again, as the refusal line says it."""
+
+    def __init__(self, submit: Submit[AnswerT]) -> None:
+        super().__init__()
+        self._submit = submit
+        self.waiting = ""
+        """The decision being written, while it is (the dialog neither sends again nor cancels meanwhile)."""
+        self.refusal = ""
+        """Why the last try was refused, as shown in the dialog ("" before any refusal)."""
+
+    def refusal_line(self) -> Static:
+        """The line that says what is being written, or why it was refused (hidden until then)."""
+        line = Static(id="dialog-refusal", classes="dialog-message")
+        line.display = False
+        return line
+
+    def send(self, label: str, answer: AnswerT) -> None:
+        """Ask for the decision; the dialog stays open until the outcome says it was made."""
+        if self.waiting:
+            return
+        self.waiting = label
+        self._show(styled(f"{label}…", "badge-unknown"))
+        self._submit(answer, lambda outcome: self._answered(answer, outcome))
+
+    def _answered(self, answer: AnswerT, outcome: Outcome) -> None:
+        self.waiting = ""
+        if outcome.ok:
+            if self.is_active:
+                self.dismiss(answer)
+            elif self.is_attached:  # something opened over the dialog meanwhile (the palette): it goes first
+                self.pop_until_active()
+                self.app.call_later(self.dismiss, answer)
+            return
+        title = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
+        self.refuse(f"{outcome.label} {outcome.status}{title}: {outcome.message}")
+
+    def refuse(self, why: str) -> None:
+        """Say why the answer was not taken, keep what the person typed, and put them back at it."""
+        self.refusal = why
+        self._show(
+            styled(f"{why}\nNothing here is lost: fix it and {self.RETRY}, or esc to cancel.", "flag-contradiction")
+        )
+        self.back_to_answer()
+
+    def back_to_answer(self) -> None:
+        """Put the focus where the person corrects their answer."""
+
+    def _show(self, content: Content) -> None:
+        line = self.query_one("#dialog-refusal", Static)
+        line.update(content)
+        line.display = True
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """No cancel while the decision is being written: its outcome must reach this dialog."""
+        return not (action == "cancel" and self.waiting)
+
+
+class ArchiveDialog(DecidingDialog[str]):
+    """Ask for the reason to archive a memory; `enter` archives, `escape` cancels. A refusal (no reason, the
+    file changed on disk, ...) is said here and the reason typed is kept."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
+    RETRY = "press enter again"
 
-    def __init__(self, title: str, reason: str = "") -> None:
-        super().__init__()
+    def __init__(self, title: str, reason: str, submit: Submit[str]) -> None:
+        super().__init__(submit)
         self._title = title
         self._reason = reason
 
@@ -59,6 +139,7 @@ class ArchiveDialog(ModalScreen[str | None]):
             yield Label(plain(f"Archive {self._title}"), classes="dialog-title")
             yield Label("Why is this memory retired? (history will say this)")
             yield Input(value=self._reason, placeholder="reason", id="reason")
+            yield self.refusal_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
                 yield Button("Archive \\[enter]", id="ok", variant="warning")
@@ -69,16 +150,18 @@ class ArchiveDialog(ModalScreen[str | None]):
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
     def _confirm(self) -> None:
-        reason = self.query_one(Input).value.strip()
-        if not reason:
-            self.notify("A reason is required", severity="warning")
-            return
-        self.dismiss(reason)
+        # whether a reason is needed is ops' rule (the CLI's too): an empty one comes back refused, said here
+        self.send("Archiving", self.query_one(Input).value.strip())
+
+    def back_to_answer(self) -> None:
+        """Back to the reason."""
+        self.query_one(Input).focus()
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         """Close without archiving."""
-        self.dismiss(None)
+        if not self.waiting:
+            self.dismiss(None)
 
 
 class EditDialog(ModalScreen[str | None]):
@@ -117,22 +200,25 @@ def conflict_reason(older: str, newer: str) -> str:
     return f"settles the conflict of {older} and {newer}"
 
 
-class MergeDialog(ModalScreen[MergeRequest | None]):
+class MergeDialog(DecidingDialog[MergeRequest]):
     """The memories side by side above an editable merged text; `ctrl+s` merges, `escape` cancels.
 
     The merged text starts as the target's own memory (its name, description and text lead) with the others'
     paragraphs after a blank line each. Changing "into" to another of the memories starts over from that one,
     unless the person already edited the text. The reason starts as "duplicates of <into>", or as `reason` when the
-    caller knows better (two memories that conflict are not duplicates).
+    caller knows better (two memories that conflict are not duplicates). `tab` moves between the fields (a text
+    that must open with `---` has no use for a tab). A refusal (a plain contradiction in a text left as it was
+    suggested, a text that does not validate, a file changed on disk) is said here and the text is kept.
     """
 
     BINDINGS = [
         Binding("ctrl+s", "merge", "Merge", id="dialog.merge", priority=True),
         Binding("escape", "cancel", "Cancel", id="dialog.cancel", priority=True),
     ]
+    RETRY = "press ctrl+s again"
 
-    def __init__(self, memories: Sequence[Memory], into: str, reason: str | None = None) -> None:
-        super().__init__()
+    def __init__(self, memories: Sequence[Memory], into: str, reason: str | None, submit: Submit[MergeRequest]) -> None:
+        super().__init__(submit)
         self._memories = list(memories)
         self._into = into
         self._reason = reason
@@ -158,9 +244,14 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
                     id="merge-reason",
                     placeholder="reason (history will say this)",
                 )
-            yield TextArea(self._generated, id="merged", soft_wrap=True, tab_behavior="indent")
+            yield TextArea(self._generated, id="merged", soft_wrap=True, tab_behavior="focus")
+            yield self.refusal_line()
 
     def on_mount(self) -> None:
+        self.query_one("#merged", TextArea).focus()
+
+    def back_to_answer(self) -> None:
+        """Back to the merged text, where a refusal is usually settled."""
         self.query_one("#merged", TextArea).focus()
 
     @on(Input.Changed, "#into")
@@ -179,15 +270,16 @@ class MergeDialog(ModalScreen[MergeRequest | None]):
         """Hand back the merged text, target name and reason."""
         into = self.query_one("#into", Input).value.strip()
         if not into:
-            self.notify("Name the merged memory", severity="warning")
+            self.refuse("Name the merged memory")
+            self.query_one("#into", Input).focus()
             return
         reason = self.query_one("#merge-reason", Input).value.strip()
         if not reason:
-            self.notify("Say why these are merged (history will say this)", severity="warning")
+            self.refuse("Say why these are merged (history will say this)")
             self.query_one("#merge-reason", Input).focus()
             return
         text = keep_final_newline(self._generated, self.query_one("#merged", TextArea).text)
-        self.dismiss(MergeRequest(text, into, reason))
+        self.send("Merging", MergeRequest(text, into, reason, edited=text != self._generated))
 
     def action_cancel(self) -> None:
         """Close without merging."""

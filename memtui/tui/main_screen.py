@@ -31,7 +31,7 @@ from memtui import ops
 from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, tally
 from memtui.tui import render
-from memtui.tui.decisions import Operation, Outcome, keep_final_newline
+from memtui.tui.decisions import Operation, Outcome, follow_changed, keep_final_newline
 from memtui.tui.dialogs import (
     HELP,
     ArchiveDialog,
@@ -423,9 +423,11 @@ class MainScreen(Screen[None]):
         *,
         typed: str | None = None,
         path: str | None = None,
+        in_dialog: bool = False,
     ) -> None:
-        """Ask the app for a decision; `on_outcome` hears what came of it once the store shows it."""
-        self.app.post_message(Decide(label, operation, on_outcome, typed=typed, path=path))
+        """Ask the app for a decision; `on_outcome` hears what came of it once the store shows it (a dialog
+        that stays open says a refusal itself: `in_dialog`)."""
+        self.app.post_message(Decide(label, operation, on_outcome, typed=typed, path=path, in_dialog=in_dialog))
 
     def _marked_memories(self) -> list[Memory]:
         ws = self.ws
@@ -447,43 +449,44 @@ class MainScreen(Screen[None]):
             hashes = {m.path: m.content_hash for m in marked}
             store = self.host.store_path
 
-            def archive_all(text: str | None) -> None:
-                if text:
-                    self.decide(
-                        "Archive",
-                        lambda allow, today: ops.archive_many(
-                            store, list(hashes), reason=text, expected_hashes=hashes, allow_secret=allow, today=today
-                        ),
-                        self._unmark_when_committed,
-                    )
+            def archive_all(text: str, reply: Callable[[Outcome], None]) -> None:
+                self.decide(
+                    "Archive",
+                    lambda allow, today: ops.archive_many(
+                        store, list(hashes), reason=text, expected_hashes=hashes, allow_secret=allow, today=today
+                    ),
+                    self._answering(reply, hashes, self._unmark_when_committed),
+                    in_dialog=True,
+                )
 
-            self.app.push_screen(ArchiveDialog(_several(marked), ""), archive_all)
+            self.app.push_screen(ArchiveDialog(_several(marked), "", archive_all))
             return
         memory = self._require(writable=False)
         ws = self.ws
         if memory is None or ws is None:
             return
         reason, successor = archive_reason(ws, memory)
-        expected = memory.content_hash
+        expected = {memory.path: memory.content_hash}
         store = self.host.store_path
 
-        def done(text: str | None) -> None:
-            if text:
-                succ = successor if successor and text == reason else None
-                self.decide(
-                    "Archive",
-                    lambda allow, today: ops.archive(
-                        store,
-                        memory.path,
-                        reason=text,
-                        superseded_by=succ,
-                        expected_hash=expected,
-                        allow_secret=allow,
-                        today=today,
-                    ),
-                )
+        def submit(text: str, reply: Callable[[Outcome], None]) -> None:
+            succ = successor if successor and text == reason else None
+            self.decide(
+                "Archive",
+                lambda allow, today: ops.archive(
+                    store,
+                    memory.path,
+                    reason=text,
+                    superseded_by=succ,
+                    expected_hash=expected[memory.path],
+                    allow_secret=allow,
+                    today=today,
+                ),
+                self._answering(reply, expected),
+                in_dialog=True,
+            )
 
-        self.app.push_screen(ArchiveDialog(memory.title, reason), done)
+        self.app.push_screen(ArchiveDialog(memory.title, reason, submit))
 
     def action_mark(self) -> None:
         """Mark or unmark the selected memory (marks feed merge)."""
@@ -527,10 +530,12 @@ class MainScreen(Screen[None]):
         hashes = {m.path: m.content_hash for m in memories}
         store = self.host.store_path
 
-        def done(request: MergeRequest | None) -> None:
-            if request is None:
-                return
-            self.marked.clear()
+        def merged(outcome: Outcome) -> None:
+            self._unmark_when_committed(outcome)
+            if on_outcome is not None:
+                on_outcome(outcome)
+
+        def submit(request: MergeRequest, reply: Callable[[Outcome], None]) -> None:
             self.decide(
                 "Merge",
                 lambda allow, today: ops.merge(
@@ -538,12 +543,14 @@ class MainScreen(Screen[None]):
                     [m.path for m in memories],
                     into=request.into,
                     text=request.text,
+                    text_edited=request.edited,
                     reason=request.reason,
                     expected_hashes=hashes,
                     allow_secret=allow,
                     today=today,
                 ),
-                on_outcome,
+                self._answering(reply, hashes, merged),
+                in_dialog=True,
             )
 
         reason = None
@@ -553,8 +560,25 @@ class MainScreen(Screen[None]):
             duplicates = [f for f, other in ws.partners(memories[0], "duplicate") if other in pair]
             if conflicts and not duplicates:
                 reason = conflict_reason(*conflicts[0].paths[:2])
-        self.app.push_screen(MergeDialog(memories, base.path, reason), done)
+        self.app.push_screen(MergeDialog(memories, base.path, reason, submit))
         return True
+
+    def _answering(
+        self,
+        reply: Callable[[Outcome], None],
+        hashes: dict[str, str],
+        then: Callable[[Outcome], None] | None = None,
+    ) -> Callable[[Outcome], None]:
+        """Who hears a deciding dialog's outcome: the dialog first (it closes, or says why not), then `then`;
+        `hashes` follow a file that changed on disk (`follow_changed`)."""
+
+        def answered(outcome: Outcome) -> None:
+            follow_changed(hashes, outcome, self.ws)
+            reply(outcome)
+            if then is not None:
+                then(outcome)
+
+        return answered
 
     def action_edit(self) -> None:
         """Edit the selected memory in the app."""

@@ -41,6 +41,7 @@ class Decide(Message):
         *,
         typed: str | None = None,
         path: str | None = None,
+        in_dialog: bool = False,
     ) -> None:
         super().__init__()
         self.label = label
@@ -50,6 +51,8 @@ class Decide(Message):
         """The text the person typed, for an edit: kept and offered again when the save is refused."""
         self.path = path
         """The memory an edit writes (with `typed`)."""
+        self.in_dialog = in_dialog
+        """A dialog that stays open says a refusal itself (`on_outcome` tells it), so no notification covers it."""
 
 
 class WorkspaceChanged(Message):

@@ -307,23 +307,33 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         marked: Iterable[str] = (),
         typed: str | None = None,
         path: str | None = None,
+        reply: Callable[[Outcome], None] | None = None,
     ) -> None:
         """Ask the app for a decision on the current card (or on the marked memories, when `marked` names
         them); the card moves on only if it committed. An edit names its text (`typed`, `path`) so a refused
-        save offers it again instead of losing it."""
+        save offers it again instead of losing it; a deciding dialog hears the outcome through `reply`."""
         card, marked = self.current(), frozenset(marked)
         if card is None and not marked:
+            if reply is not None:
+                reply(Outcome(label, "refused", "this card left the queue (the store changed); nothing was written"))
             return
         self.pending = label
         self.refusal = ""
         self.show_card()
+
+        def answered(outcome: Outcome) -> None:
+            self._decided(card, action, outcome, marked)
+            if reply is not None:
+                reply(outcome)
+
         self.app.post_message(
             Decide(
                 label,
                 operation,
-                lambda outcome: self._decided(card, action, outcome, marked),
+                answered,
                 typed=typed,
                 path=path,
+                in_dialog=reply is not None,
             )
         )
 

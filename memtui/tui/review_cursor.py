@@ -5,7 +5,7 @@ are mixins over it); at run time it is a plain class, and `ReviewScreen` in `rev
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +15,7 @@ from textual.screen import Screen
 from memtui import claude_settings
 from memtui.core.model import Memory
 from memtui.review import Card
-from memtui.tui.decisions import Operation
+from memtui.tui.decisions import Operation, Outcome
 from memtui.workspace import Workspace
 
 if TYPE_CHECKING:
@@ -80,6 +80,7 @@ class ReviewCursor(_Base):
             marked: Iterable[str] = (),
             typed: str | None = None,
             path: str | None = None,
+            reply: Callable[[Outcome], None] | None = None,
         ) -> None: ...
 
     def memory(self, path: str) -> Memory | None:

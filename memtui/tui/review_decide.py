@@ -4,11 +4,12 @@ date, keep both. Each asks the app for the decision through `ReviewScreen._ask`.
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 
 from memtui import ops
 from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card
-from memtui.tui.decisions import keep_final_newline
+from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, MergeDialog, MergeRequest, conflict_reason
 from memtui.tui.review_cursor import Decision, ReviewCursor
 
@@ -44,26 +45,37 @@ class ReviewDeciding(ReviewCursor):
                 "malformed": "unreadable front matter",
                 "new": "not worth keeping",
             }.get(card.kind, "no longer needed")
-        store, expected, succ = self.store_path, target.content_hash, successor.path if successor else None
+        store, succ = self.store_path, successor.path if successor else None
+        expected = {target.path: target.content_hash}
         action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
 
-        def done(reason: str | None) -> None:
-            if reason:
-                self._ask(
-                    "Archive",
-                    action,
-                    lambda allow, today: ops.archive(
-                        store,
-                        target.path,
-                        reason=reason,
-                        superseded_by=succ,
-                        expected_hash=expected,
-                        allow_secret=allow,
-                        today=today,
-                    ),
-                )
+        def submit(reason: str, reply: Callable[[Outcome], None]) -> None:
+            self._ask(
+                "Archive",
+                action,
+                lambda allow, today: ops.archive(
+                    store,
+                    target.path,
+                    reason=reason,
+                    superseded_by=succ,
+                    expected_hash=expected[target.path],
+                    allow_secret=allow,
+                    today=today,
+                ),
+                reply=self._following(expected, reply),
+            )
 
-        self.app.push_screen(ArchiveDialog(target.title, default), done)
+        self.app.push_screen(ArchiveDialog(target.title, default, submit))
+
+    def _following(self, hashes: dict[str, str], reply: Callable[[Outcome], None]) -> Callable[[Outcome], None]:
+        """A deciding dialog's `reply`, after `hashes` follow a file that changed on disk (`follow_changed`; `_ask`
+        has followed the store by then)."""
+
+        def answered(outcome: Outcome) -> None:
+            follow_changed(hashes, outcome, self.ws)
+            reply(outcome)
+
+        return answered
 
     def action_archive_older(self) -> None:
         """Archive: the marked memories (one commit); on a pair the older memory, replaced by the newer;
@@ -104,24 +116,25 @@ class ReviewDeciding(ReviewCursor):
         paths = [older.path, newer.path]
         settles = conflict_reason(older.path, newer.path) if card.kind == "contradiction" else None
 
-        def done(request: MergeRequest | None) -> None:
-            if request is not None:
-                self._ask(
-                    "Merge",
-                    "merged",
-                    lambda allow, today: ops.merge(
-                        store,
-                        paths,
-                        into=request.into,
-                        text=request.text,
-                        reason=request.reason,
-                        expected_hashes=hashes,
-                        allow_secret=allow,
-                        today=today,
-                    ),
-                )
+        def submit(request: MergeRequest, reply: Callable[[Outcome], None]) -> None:
+            self._ask(
+                "Merge",
+                "merged",
+                lambda allow, today: ops.merge(
+                    store,
+                    paths,
+                    into=request.into,
+                    text=request.text,
+                    text_edited=request.edited,
+                    reason=request.reason,
+                    expected_hashes=hashes,
+                    allow_secret=allow,
+                    today=today,
+                ),
+                reply=self._following(hashes, reply),
+            )
 
-        self.app.push_screen(MergeDialog([older, newer], newer.path, settles), done)
+        self.app.push_screen(MergeDialog([older, newer], newer.path, settles, submit))
 
     def action_edit(self) -> None:
         """Edit the memory (the newer of a pair)."""
@@ -248,19 +261,19 @@ class ReviewDeciding(ReviewCursor):
         default = {"schema": "does not follow the memory schema", "unindexed": "not in the index; not needed"}
         reason = default.get(card.kind, "no longer needed") if card is not None else "no longer needed"
 
-        def done(reason: str | None) -> None:
-            if reason:
-                self._ask(
-                    "Archive",
-                    "archived",
-                    lambda allow, today: ops.archive_many(
-                        store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow, today=today
-                    ),
-                    marked=paths,
-                )
+        def submit(reason: str, reply: Callable[[Outcome], None]) -> None:
+            self._ask(
+                "Archive",
+                "archived",
+                lambda allow, today: ops.archive_many(
+                    store, paths, reason=reason, expected_hashes=hashes, allow_secret=allow, today=today
+                ),
+                marked=paths,
+                reply=self._following(hashes, reply),
+            )
 
         title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
-        self.app.push_screen(ArchiveDialog(title, reason), done)
+        self.app.push_screen(ArchiveDialog(title, reason, submit))
 
     def _verify_marked(self) -> None:
         """Verify every marked memory (still true: stamps last_verified) in one commit."""
