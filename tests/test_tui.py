@@ -785,3 +785,26 @@ async def test_a_main_screen_told_of_the_store_before_it_composed_fills_its_pane
         await pilot.pause()
         panes = {p.group: p for p in late.query(MemoryPane)}
         assert panes["user"].row_count == 5 and panes["user"].border_title == "[1] User (5)"
+
+
+async def test_putting_a_store_with_a_secret_under_git_goes_ahead_when_the_person_says_yes(tmp_path: Path) -> None:
+    """The TUI offered 'Commit it anyway? y' when init met a secret, and y refused again: the init ignored the
+    answer. It now goes through the same ops path as `memtui init --allow-secret`."""
+    from conftest import memory, write_files
+
+    from memtui.tui.dialogs import ConfirmDialog, ConfirmRisky
+
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n", "memory/a.md": memory("a", body="key " + "9f" * 20)})
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert type(app.screen) is ConfirmDialog  # not in git: put it under git?
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmRisky) and not (top / ".git").exists()
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert (top / ".git").is_dir()
+        assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
+        assert app.last_outcome is not None and app.last_outcome.status == "committed"

@@ -351,10 +351,10 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """`memtui init STORE`."""
+    """`memtui init STORE [--allow-secret]`."""
     from memtui import ops
 
-    return _print_result(ops.init(_store_path(args.store)))
+    return _print_result(ops.init(_store_path(args.store), allow_secret=args.allow_secret))
 
 
 def cmd_history(args: argparse.Namespace) -> int:

@@ -116,7 +116,8 @@ def command_parser() -> argparse.ArgumentParser:
 
     add("undo", cmd.cmd_undo, "revert the newest memtui decision not yet undone")
     add("redo", cmd.cmd_redo, "re-apply what the newest undo reverted (only right after that undo)")
-    add("init", cmd.cmd_init, "put a store that is not in git under git (refuses while it holds secrets)")
+    p = add("init", cmd.cmd_init, "put a store that is not in git under git (refuses while it holds secrets)")
+    p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 
     p = add("history", cmd.cmd_history, "memtui's decisions, newest first")
     p.add_argument("file", metavar="FILE", nargs="?", help="only the decisions about this memory (live or archived)")
