@@ -808,3 +808,22 @@ async def test_putting_a_store_with_a_secret_under_git_goes_ahead_when_the_perso
         assert (top / ".git").is_dir()
         assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
         assert app.last_outcome is not None and app.last_outcome.status == "committed"
+
+
+async def test_the_preview_says_the_age_of_a_memory_only_just_put_under_git_is_unknown(tmp_path: Path) -> None:
+    """The TUI and `check --json` agree: an undated memory committed by memtui init has no age to claim."""
+    from conftest import memory, write_files
+
+    from memtui import ops
+
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [R](user_role.md) — r\n", "memory/user_role.md": memory("user_role", "user")})
+    ops.init(top / "memory")
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.query_one("#pane-user", MemoryPane).get_row_at(0)[0].plain.strip() == "undated"
+        await pilot.press("1")
+        await settle(app, pilot)
+        fields = str(app.query_one("#preview-fields").render())
+        assert "age unknown" in fields and "memtui init put it under git" in fields and " days since" not in fields

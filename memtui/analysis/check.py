@@ -25,6 +25,9 @@ class FileDates:
     last: Mapping[str, dt.date] = field(default_factory=dict)
     source: str = "mtime"
     """`git` when the dates come from commits."""
+    added: Mapping[str, dt.date] = field(default_factory=dict)
+    """Files memtui's `init` put under git, with that day: written on or before it, nobody knows when. Their
+    first commit is no writing date, and the init is not in `last` (a file nothing wrote since has no last day)."""
 
 
 @dataclass(frozen=True)
@@ -207,8 +210,9 @@ def _check_store(
     newest: dict[str, dt.date] = {}
     for m in store.memories:
         fallback = file_dates.last.get(m.path)
-        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy)
-        newest[m.path] = fresh.since or dt.datetime.fromtimestamp(m.mtime or 0).date()
+        added = None if fallback else file_dates.added.get(m.path)
+        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy, added=added)
+        newest[m.path] = fresh.since or added or dt.datetime.fromtimestamp(m.mtime or 0).date()
     anchors = {m.path: file_dates.first.get(m.path) or _created(m) or newest[m.path] for m in store.memories}
     active = [m for m in store.memories if m.is_active and not m.is_malformed]
     if parallel and len(store.memories) >= PARALLEL_MIN and "fork" in multiprocessing.get_all_start_methods():
