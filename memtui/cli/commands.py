@@ -242,6 +242,8 @@ def _print_result(result: OpResult) -> int:
     for note in result.notes:
         print(f"note: {_safe(note)}")
     print(_safe(result.summary) + (f" — commit {result.commit[:8]}" if result.commit else ""))
+    for line in result.shown:
+        print(f"  {_safe(line)}")
     return EXIT_OK
 
 

@@ -111,7 +111,10 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the memory file, relative to the store (or a path inside it)")
     p.add_argument("--phrase", help="which relative date to fix (default: the first one found)")
     p.add_argument(
-        "--date", metavar="YYYY-MM-DD", help="the date to write (default: worked out from when it was written)"
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="the date to write, not after today (default: counted from the day the phrase was written, when that"
+        " is known: a dated heading above it, a date in its name, its front-matter dates, else its first commit)",
     )
 
     add("undo", cmd.cmd_undo, "revert the newest memtui decision not yet undone")
