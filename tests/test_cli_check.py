@@ -159,3 +159,21 @@ def test_a_memory_memtui_init_just_committed_is_undated_not_zero_days_old(tmp_pa
     (store / "user_role.md").write_text(memory("user_role", "user", body="The user is a data scientist."))
     ops.record_agent_write(store)  # written after the init: that commit is a writing date
     assert badges()["user_role.md"][0] == "fresh"
+
+
+def test_counts_of_one_are_singular_help_cites_no_missing_file_and_no_store_is_one_line(tmp_path: Path) -> None:
+    """A new user read '1 errors' and '1 findings', --help citing 'DESIGN §5' (a file not in the repository), and
+    a literal '\\n' in the message when memtui found no store."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [Gone](gone.md) — x\n")
+    out = run("check", str(store), "--today", "2026-11-30")
+    assert out.stdout.splitlines()[-1].startswith("1 error, 0 warnings, 0 info · 1 finding to review"), out.stdout
+    for command in ("check", "history", "archive", "init", "fix-date"):
+        assert "DESIGN" not in run(command, "--help").stdout, command
+    assert "DESIGN" not in run("--help").stdout
+    nowhere = tmp_path / "elsewhere"
+    nowhere.mkdir()
+    lost = run(cwd=nowhere)
+    assert lost.returncode == 2 and "\\n" not in lost.stderr and len(lost.stderr.strip().splitlines()) == 1
+    assert "no memory store found" in lost.stderr and "name one: memtui PATH" in lost.stderr

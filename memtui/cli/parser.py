@@ -77,7 +77,11 @@ def command_parser() -> argparse.ArgumentParser:
         help="check a fresh copy of the bundled demo store instead: a temporary one, deleted when the command ends, "
         "or, with DIR (a new or empty folder), one built there and kept",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object (DESIGN §5) instead of text")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (store, today, memories, findings, held_back, index) instead of text",
+    )
     p.add_argument("--today", metavar="YYYY-MM-DD", help="pin the date freshness is computed for")
 
     p = add("archive", cmd.cmd_archive, "archive memories with a reason: one commit for all of them")
@@ -125,7 +129,11 @@ def command_parser() -> argparse.ArgumentParser:
     p = add("history", cmd.cmd_history, "memtui's decisions, newest first")
     p.add_argument("file", metavar="FILE", nargs="?", help="only the decisions about this memory (live or archived)")
     p.add_argument("--revoked", action="store_true", help="only retired rules (archived or merged away)")
-    p.add_argument("--json", action="store_true", help="print a JSON list of events (DESIGN §5)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON list of events (commit, date, author, action, memory, memories, reason, superseded_by)",
+    )
 
     # Claude Code hook: see memtui/hook.py, memtui/claude_settings.py and the README section "Use with Claude Code"
     p = add("hook", cmd.cmd_hook, "run by Claude Code (post-tool-use) or pre-commit (pre-commit FILE...)", store=None)
