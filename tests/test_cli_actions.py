@@ -124,3 +124,16 @@ def test_history_text_names_every_memory_of_a_decision_and_marks_what_was_undone
     assert lines[0].split()[1] == "undo"
     assert "archive (undone)" in lines[1] and "— old" in lines[1]
     assert "verify" in lines[2] and "memory/a.md, memory/b.md" in lines[2] and "(undone)" not in lines[2]
+
+
+def test_init_refuses_a_secret_and_allow_secret_commits_it_saying_so(tmp_path: Path) -> None:
+    """`memtui init` refused while the store held a secret and nothing could force it (a new user's GUID table
+    kept the store out of git for good); --allow-secret, spelled as on every other action, commits it."""
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n", "memory/a.md": memory("a", body="key " + "9f" * 20)})
+    refused = run("init", str(top / "memory"))
+    assert refused.returncode == 1 and "--allow-secret" in refused.stderr and not (top / ".git").exists()
+    done = run("init", str(top / "memory"), "--allow-secret")
+    assert done.returncode == 0, done.stderr
+    assert "memory/a.md:7 (long hex string)" in done.stdout and "allowed" in done.stdout
+    assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]

@@ -132,3 +132,48 @@ def test_domain_layers_never_import_textual() -> None:
     )
     out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
     assert out.returncode == 0, out.stderr
+
+
+def test_a_memory_memtui_init_just_committed_is_undated_not_zero_days_old(tmp_path: Path) -> None:
+    """A new user's store put under git by `memtui init` said 'fresh 0 days (git)' for every undated memory: the
+    init commit says when the file was committed, not when it was written. Such a memory is `undated` with no age
+    until something writes it again; a memory with a front-matter date keeps its age."""
+    from memtui import ops
+
+    store = tmp_path / "p" / "memory"
+    store.mkdir(parents=True)
+    (store / "user_role.md").write_text(memory("user_role", "user"))
+    (store / "project_x.md").write_text(memory("project_x", "project", updated="2026-11-10"))
+    (store / "feedback_y.md").write_text(memory("feedback_y", "feedback"))
+    assert run("init", str(store)).returncode == 0
+
+    def badges() -> dict[str, tuple[str, int | None]]:
+        data = json.loads(run("check", str(store), "--json", "--today", "2026-11-30").stdout)
+        return {m["path"]: (m["freshness"], m["age_days"]) for m in data["memories"]}
+
+    assert badges() == {
+        "feedback_y.md": ("standing", None),
+        "project_x.md": ("aging", 20),
+        "user_role.md": ("undated", None),
+    }
+    (store / "user_role.md").write_text(memory("user_role", "user", body="The user is a data scientist."))
+    ops.record_agent_write(store)  # written after the init: that commit is a writing date
+    assert badges()["user_role.md"][0] == "fresh"
+
+
+def test_counts_of_one_are_singular_help_cites_no_missing_file_and_no_store_is_one_line(tmp_path: Path) -> None:
+    """A new user read '1 errors' and '1 findings', --help citing 'DESIGN §5' (a file not in the repository), and
+    a literal '\\n' in the message when memtui found no store."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [Gone](gone.md) — x\n")
+    out = run("check", str(store), "--today", "2026-11-30")
+    assert out.stdout.splitlines()[-1].startswith("1 error, 0 warnings, 0 info · 1 finding to review"), out.stdout
+    for command in ("check", "history", "archive", "init", "fix-date"):
+        assert "DESIGN" not in run(command, "--help").stdout, command
+    assert "DESIGN" not in run("--help").stdout
+    nowhere = tmp_path / "elsewhere"
+    nowhere.mkdir()
+    lost = run(cwd=nowhere)
+    assert lost.returncode == 2 and "\\n" not in lost.stderr and len(lost.stderr.strip().splitlines()) == 1
+    assert "no memory store found" in lost.stderr and "name one: memtui PATH" in lost.stderr

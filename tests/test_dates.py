@@ -7,6 +7,7 @@ one-day dates; a phrase in both the description and the body was reported twice.
 from __future__ import annotations
 
 import datetime as dt
+import json
 import os
 import subprocess
 import sys
@@ -173,3 +174,123 @@ def test_kinds_of_day_and_quoted_words_are_not_relative_dates(line: str) -> None
 def test_a_weekend_meant_once_is_still_a_relative_date() -> None:
     hits = dates.find_relative_dates("周末前完成部署", dt.date(2026, 7, 20))
     assert [(h.phrase, h.span) for h in hits] == [("周末", (dt.date(2026, 7, 25), dt.date(2026, 7, 26)))]
+
+
+# ---------------------------------------------------------------------------------------------- a new user's trial
+# On PinKushin__PokemonBattleJournal all 9 relative-date findings were wrong: "three times in one day" (a duration),
+# "there is no duplicate detection today" (today meaning now), each counted from the day the file was put under git,
+# so "tomorrow" could become a date in the future; and a dated heading above the phrase was not read.
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "Hit three times in one day, in escalating irony.",
+        "## Three more instances in one day, and the pattern is now specific",
+        "It hit twice in a day.",
+        "**There is no duplicate detection today, at all.** Verified: importing the same log twice",
+        "This is latent, not currently firing — the fixture lists match today. It is recorded because",
+        "Moved to 16ms and it was kept. `FrameInterval` is\n16ms today.",
+        "## Why the restore never merges today",
+        "cannot stub it on the concrete type. Any error-path test today must cause a",
+        "when a feature will be reached from two paths, build one thing, not two implementations that agree today.",
+        "- **`StellarState` already has `v_rot_kms`** (unused/0 for MIST today) — surface the",
+        "Detailed specs are on Monday.com tickets.",
+        "四策略验证不会拿今天的候选池伪装成历史时点重新选股。",
+    ],
+)
+def test_durations_today_meaning_now_and_names_are_not_relative_dates(text: str) -> None:
+    assert dates.find_relative_dates(text, WRITTEN) == []
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        "We fixed it today.",
+        "Merged today.",
+        "Today we shipped the fix.",
+        "As of today the API is v2.",
+        "Ship it today.",
+        "The release is today.",
+        "Today is the last day of the freeze.",
+        "Tonight proved it twice: the depth buffer was 32-bit.",
+        "Call the vendor back in a week.",
+        "今天主要修复搜索和自选股。",
+    ],
+)
+def test_today_said_of_a_day_is_still_a_relative_date(text: str) -> None:
+    assert len(dates.find_relative_dates(text, WRITTEN)) == 1
+
+
+def _relative(store: Path, today: dt.date = TODAY) -> list[dict[str, object]]:
+    out = subprocess.run(
+        [sys.executable, "-m", "memtui", "check", str(store), "--json", "--today", today.isoformat()],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        env={**os.environ, "PYTHONIOENCODING": "utf-8"},
+    )
+    data = json.loads(out.stdout)
+    return [f for f in data["findings"] if f["kind"] == "relative-date"]
+
+
+def test_a_dated_heading_above_the_phrase_is_the_day_it_counts_from(tmp_path: Path) -> None:
+    """A log that grows by dated sections: 'tomorrow' under '## 2026-03-04 session' is 2026-03-05, whatever day the
+    file was first committed (here 2026-11-22) and whatever its front matter says."""
+    body = "## 2026-03-04 session\n\nThe vendor call is tomorrow.\n\n**Why:** x\n\n**How to apply:** y"
+    store = _store(tmp_path, {"project_log.md": memory("project_log", "project", body=body, created="2026-02-01")})
+    (found,) = _relative(store)
+    assert found["details"]["suggestion"] == "2026-03-05"  # type: ignore[index]
+    assert found["details"]["base_source"] == 'the heading "## 2026-03-04 session"'  # type: ignore[index]
+    result = ops.fix_date(store, "project_log.md", today=TODAY)
+    assert "The vendor call is 2026-03-05." in (store / "project_log.md").read_text()
+    assert result.shown == (
+        "line 10: - The vendor call is tomorrow.",
+        "line 10: + The vendor call is 2026-03-05.",
+    )
+    assert "heading" in head_reason(store)
+
+
+def test_the_front_matter_date_comes_before_the_first_commit(tmp_path: Path) -> None:
+    body = "Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"
+    store = _store(tmp_path, {"project_f.md": memory("project_f", "project", body=body, created="2026-10-05")})
+    (found,) = _relative(store)
+    assert found["details"]["suggestion"] == "2026-10-06"  # type: ignore[index]
+    assert "front matter `created`" in str(found["message"])
+
+
+def head_reason(store: Path) -> str:
+    return git(store.parent, "log", "-1", "--format=%(trailers:key=Memtui-Reason,valueonly)").strip()
+
+
+def test_a_store_memtui_init_just_put_under_git_gets_no_confident_date(tmp_path: Path) -> None:
+    """The trial's store: copied, then `memtui init` — every file's first commit is today. That day is when git saw
+    the file, not when it was written: the finding says the day is unknown and offers no date, and fix-date writes
+    nothing until it is given one; then it prints the line before and after."""
+    store = tmp_path / "p" / "memory"
+    write_files(store, {"project_n.md": memory("project_n", "project", body="Tonight proved it twice.")})
+    ops.init(store)
+    (found,) = _relative(store, dt.date.today())
+    assert found["details"]["suggestion"] is None and found["details"]["base_certain"] is False  # type: ignore[index]
+    assert "memtui init put it under git" in str(found["message"]) and "no date offered" in str(found["message"])
+    head = git(store.parent, "rev-parse", "HEAD")
+    run = [sys.executable, "-m", "memtui", "fix-date", str(store), "project_n.md"]
+    refused = subprocess.run(run, capture_output=True, text=True, timeout=60)
+    assert refused.returncode == 1 and "--date" in refused.stderr and git(store.parent, "rev-parse", "HEAD") == head
+    done = subprocess.run([*run, "--date", "2026-08-06"], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 0, done.stderr
+    assert "- Tonight proved it twice." in done.stdout and "+ 2026-08-06 proved it twice." in done.stdout
+
+
+def test_no_date_after_today_is_offered_or_written(tmp_path: Path) -> None:
+    """'tomorrow' written today means a day not yet come: no date is offered, and none after today is written."""
+    body = "Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"
+    store = _store(tmp_path, {"project_f.md": memory("project_f", "project", body=body)})
+    (found,) = _relative(store, WRITTEN)  # checked the day it was written
+    assert found["details"]["suggestion"] is None and found["details"]["after_today"] == "2026-11-23"  # type: ignore[index]
+    assert "after today" in str(found["message"])
+    with pytest.raises(ops.OpError, match="after today"):
+        ops.fix_date(store, "project_f.md", today=WRITTEN)
+    with pytest.raises(ops.OpError, match="after today"):
+        ops.fix_date(store, "project_f.md", date=dt.date(2026, 11, 23), today=WRITTEN)
+    assert "tomorrow" in (store / "project_f.md").read_text()

@@ -274,6 +274,33 @@ def test_linear_secret_patterns_still_find_every_shape_where_the_old_ones_did() 
         assert scan(text) == [], text[:40]
 
 
+def test_guids_hashes_and_shas_named_as_such_are_not_secrets() -> None:
+    """A Unity `.meta` GUID (32 lowercase hex) was an error-severity secret on a real store (ClashUp): a hex string
+    its context names as a GUID, UUID, hash or commit is an identifier; the same string with no such name is not."""
+    from memtui.analysis.secrets import scan
+
+    guid = "378fc87a06a6763419df9df9158e3a1d"
+    named = [
+        f"guid: {guid}",
+        "- {fileID: 46, guid: 0000000000000000f000000000000000, type: 0}",
+        f"asset uuid {guid}",
+        f"md5 of the export: {guid}",
+        f"sha256 {'ab12' * 16}",
+        "## Script GUIDs\n\n| Script | GUID |\n|---|---|\n| `Lobby.cs` | `" + guid + "` |",
+        "## Build artefacts\n\n| File | Checksum |\n|---|---|\n| `app.apk` | " + guid + " |",
+    ]
+    for text in named:
+        assert scan(text) == [], text
+    unnamed = [
+        f"NEWS_API {guid}",
+        f"the old one was {guid}",
+        "| Service | Key |\n|---|---|\n| news | " + guid + " |",  # the column is a key, not a hash
+        f"commit 3f2a9c1 and the deploy key {guid[:31]}a0",  # a digest word, but 33 hex is no digest's length
+    ]
+    for text in unnamed:
+        assert [h.label for h in scan(text)] == ["long hex string"], text
+
+
 def test_every_finding_kind_is_a_finding_kind_and_json_keeps_the_plain_name(make_store) -> None:  # type: ignore[no-untyped-def]
     from memtui.core.model import FindingKind
 

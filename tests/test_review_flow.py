@@ -445,12 +445,14 @@ async def test_fix_date_shows_the_phrase_and_date_and_asks_first(demo: Path) -> 
         await pilot.press("f")
         await settle(app, pilot)
         assert isinstance(app.screen, FixDateDialog)
-        app.screen.query_one(Input).value = "2026-12-10"
+        app.screen.query_one(Input).value = "2026-11-26"  # the person's own date (never one after today)
+        await pilot.pause()
+        assert "starts 2026-11-26 and lasts" in str(app.screen.query_one("#fix-after").render())
         await pilot.press("enter")
         await settle(app, pilot)
         assert (
             head(demo)["Memtui-Action"] == ["fix-date"]
-            and "2026-12-10" in (demo / "project_deploy_freeze.md").read_text()
+            and "2026-11-26" in (demo / "project_deploy_freeze.md").read_text()
         )
 
 

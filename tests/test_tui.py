@@ -787,3 +787,82 @@ async def test_a_main_screen_told_of_the_store_before_it_composed_fills_its_pane
         await pilot.pause()
         panes = {p.group: p for p in late.query(MemoryPane)}
         assert panes["user"].row_count == 5 and panes["user"].border_title == "[1] User (5)"
+
+
+async def test_putting_a_store_with_a_secret_under_git_goes_ahead_when_the_person_says_yes(tmp_path: Path) -> None:
+    """The TUI offered 'Commit it anyway? y' when init met a secret, and y refused again: the init ignored the
+    answer. It now goes through the same ops path as `memtui init --allow-secret`."""
+    from conftest import memory, write_files
+
+    from memtui.tui.dialogs import ConfirmDialog, ConfirmRisky
+
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](a.md) — a\n", "memory/a.md": memory("a", body="key " + "9f" * 20)})
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert type(app.screen) is ConfirmDialog  # not in git: put it under git?
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmRisky) and not (top / ".git").exists()
+        await pilot.press("y")
+        await settle(app, pilot)
+        assert (top / ".git").is_dir()
+        assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
+        assert app.last_outcome is not None and app.last_outcome.status == "committed"
+
+
+async def test_the_preview_says_the_age_of_a_memory_only_just_put_under_git_is_unknown(tmp_path: Path) -> None:
+    """The TUI and `check --json` agree: an undated memory committed by memtui init has no age to claim."""
+    from conftest import memory, write_files
+
+    from memtui import ops
+
+    top = tmp_path / "p"
+    write_files(
+        top, {"memory/MEMORY.md": "- [R](user_role.md) — r\n", "memory/user_role.md": memory("user_role", "user")}
+    )
+    ops.init(top / "memory")
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert app.query_one("#pane-user", MemoryPane).get_row_at(0)[0].plain.strip() == "undated"
+        await pilot.press("1")
+        await settle(app, pilot)
+        fields = str(app.query_one("#preview-fields").render())
+        assert "age unknown" in fields and "memtui init put it under git" in fields and " days since" not in fields
+
+
+async def test_fix_date_shows_the_line_before_and_after_and_proposes_no_date_it_cannot_know(tmp_path: Path) -> None:
+    """On a store memtui init just put under git the day a phrase was written is unknown: the dialog says so, shows
+    the line before, proposes no date (enter alone writes nothing), and once a date is typed shows the line after."""
+    from conftest import memory, write_files
+
+    from memtui import ops
+
+    top = tmp_path / "p"
+    body = "Deploy freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"
+    write_files(top, {"memory/project_f.md": memory("project_f", "project", body=body)})
+    ops.init(top / "memory")
+    before = git(top, "rev-parse", "HEAD")
+    app = make_app(top / "memory")
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "project_f.md")
+        await pilot.press("f")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FixDateDialog)
+        assert str(dialog.query_one("#fix-phrase").render()) == "before  Deploy freeze starts tomorrow."
+        assert "not known" in str(dialog.query_one("#fix-base").render())
+        assert dialog.query_one(Input).value == ""
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is dialog and git(top, "rev-parse", "HEAD") == before  # nothing proposed, nothing written
+        dialog.query_one(Input).value = "2026-11-02"
+        await pilot.pause()
+        assert str(dialog.query_one("#fix-after").render()) == "after   Deploy freeze starts 2026-11-02."
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "Deploy freeze starts 2026-11-02." in (top / "memory" / "project_f.md").read_text()
+        assert head(top / "memory")["Memtui-Action"] == ["fix-date"]

@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 
 from memtui.analysis import lint
 from memtui.analysis.relations import MemoryText, find_relations, prepare
+from memtui.analysis.written import WritingDates
 from memtui.core.freshness import Freshness, assess, explicit_date, to_date
 from memtui.core.model import WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store, gc_paused
@@ -25,6 +26,9 @@ class FileDates:
     last: Mapping[str, dt.date] = field(default_factory=dict)
     source: str = "mtime"
     """`git` when the dates come from commits."""
+    added: Mapping[str, dt.date] = field(default_factory=dict)
+    """Files memtui's `init` put under git, with that day: written on or before it, nobody knows when. Their
+    first commit is no writing date, and the init is not in `last` (a file nothing wrote since has no last day)."""
 
 
 @dataclass(frozen=True)
@@ -121,8 +125,8 @@ def conflicts_among(memories: Sequence[Memory]) -> list[Finding]:
     of the store (so a conflict a big store's crowd holds back can still be named here): what merging them as
     they are would paper over."""
     readable = [m for m in memories if not m.is_malformed]
-    dates = {m.path: d for m in readable if (d := explicit_date(m)[0] or _created(m)) is not None}
-    return [f for f in relation_findings(readable, dates) if f.kind == FindingKind.CONTRADICTION and not f.held_back]
+    days = {m.path: d for m in readable if (d := explicit_date(m)[0] or _created(m)) is not None}
+    return [f for f in relation_findings(readable, days) if f.kind == FindingKind.CONTRADICTION and not f.held_back]
 
 
 STRONG_CONFLICT = 0.8
@@ -161,7 +165,7 @@ def _cut(text: str, limit: int = 160) -> str:
 PARALLEL_MIN = 2000
 """From this many memories, a command-line check runs the per-file lint in a second process."""
 
-_FORKED: tuple[Store, dict[str, Freshness], dict[str, dt.date], dt.date] | None = None
+_FORKED: tuple[Store, dict[str, Freshness], dict[str, WritingDates], dt.date] | None = None
 
 
 def check_store(
@@ -183,12 +187,12 @@ def check_store(
         return _check_store(store, today, file_dates or FileDates(), None if policy is None else dict(policy), parallel)
 
 
-def _lint(store: Store, badges: dict[str, Freshness], anchors: dict[str, dt.date], today: dt.date) -> list[Finding]:
+def _lint(store: Store, badges: dict[str, Freshness], known: dict[str, WritingDates], today: dt.date) -> list[Finding]:
     findings: list[Finding] = []
     findings += lint.malformed(store.memories)
     findings += lint.schema(store.memories)
     findings += lint.freshness(store.memories, badges, today)
-    findings += lint.relative_dates(store.memories, anchors)
+    findings += lint.relative_dates(store.memories, known, today)
     findings += lint.secret_findings(store.memories, store.index.text if store.index else None)
     findings += lint.index_health(store)
     findings += lint.archived_but_loaded(store.memories)
@@ -207,13 +211,14 @@ def _check_store(
     newest: dict[str, dt.date] = {}
     for m in store.memories:
         fallback = file_dates.last.get(m.path)
-        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy)
-        newest[m.path] = fresh.since or dt.datetime.fromtimestamp(m.mtime or 0).date()
-    anchors = {m.path: file_dates.first.get(m.path) or _created(m) or newest[m.path] for m in store.memories}
+        added = None if fallback else file_dates.added.get(m.path)
+        badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy, added=added)
+        newest[m.path] = fresh.since or added or dt.datetime.fromtimestamp(m.mtime or 0).date()
+    known = {m.path: writing_dates(m, file_dates) for m in store.memories}
     active = [m for m in store.memories if m.is_active and not m.is_malformed]
     if parallel and len(store.memories) >= PARALLEL_MIN and "fork" in multiprocessing.get_all_start_methods():
         global _FORKED
-        _FORKED = (store, badges, anchors, today)  # the forked worker inherits it: nothing is pickled over
+        _FORKED = (store, badges, known, today)  # the forked worker inherits it: nothing is pickled over
         try:
             with multiprocessing.get_context("fork").Pool(1) as pool:
                 pending = pool.apply_async(_lint_forked)
@@ -222,7 +227,7 @@ def _check_store(
         finally:
             _FORKED = None
     else:
-        findings = _lint(store, badges, anchors, today) + relation_findings(active, newest)
+        findings = _lint(store, badges, known, today) + relation_findings(active, newest)
     held = sorted((f for f in findings if f.held_back), key=lambda f: (-(f.score or 0.0), f.paths))
     findings = [f for f in findings if not f.held_back]
     findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
@@ -231,3 +236,21 @@ def _check_store(
 
 def _created(memory: Memory) -> dt.date | None:
     return to_date(memory.field_value("created"))
+
+
+WRITING_KEYS = ("created", "updated", "modified", "timestamp")
+"""Front-matter keys that say when a memory was written (`last_verified` says when it was checked, not written)."""
+
+
+def writing_dates(memory: Memory, file_dates: FileDates) -> WritingDates:
+    """What is known about when a memory was written besides its text: front-matter dates, its writing commits
+    (memtui's init is none: it only put the file under git), and its mtime."""
+    front = tuple((key, day) for key in WRITING_KEYS if (day := to_date(memory.field_value(key))) is not None)
+    added = file_dates.added.get(memory.path)
+    return WritingDates(
+        front=front,
+        first_commit=None if added else file_dates.first.get(memory.path),
+        last_commit=file_dates.last.get(memory.path),
+        added=added,
+        mtime=dt.datetime.fromtimestamp(memory.mtime).date() if memory.mtime else None,
+    )

@@ -5,9 +5,12 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import re
-from dataclasses import dataclass
+from collections.abc import Callable
+from dataclasses import dataclass, replace
+from functools import partial
 
 from memtui.analysis.text import Corpus
+from memtui.analysis.written import Base, WritingDates, base_for
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -22,7 +25,7 @@ _EN = re.compile(
     r"(?P<n3>\d+|a|one|two|three)\s+(?P<unit3>days?|weeks?|months?)\s+ago|"
     r"end\s+of\s+(?:the\s+)?(?P<eo>week|month)|"
     r"(?:on|by|until|before|after)\s+(?P<wd>" + "|".join(WEEKDAYS) + r")"
-    r")\b(?!s\b|['’]s\b)"
+    r")\b(?!s\b|['’]s\b|\.\w)"  # not "Mondays", "today's", "Monday.com"
 )
 _ZH = re.compile(
     r"(?P<phrase>大后天|后天|明天|今天|昨天|前天|今晚|明早|"
@@ -61,6 +64,10 @@ class RelativeDate:
     line: int
     suggestion: dt.date | None
     span: tuple[dt.date, dt.date] | None = None
+    base: Base | None = None
+    """The day it was counted from and why (`dated_phrases`); None from `find_relative_dates`, which is given one."""
+    withheld: str = ""
+    """The date (or range) worked out but not offered because it is after today; empty otherwise."""
 
     @property
     def replacement(self) -> str | None:
@@ -223,16 +230,26 @@ def _hit(phrase: str, line: int, resolved: Resolved) -> RelativeDate:
 
 
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
-    """Relative date phrases on lines that carry no absolute date, outside code blocks.
+    """Relative date phrases on lines that carry no absolute date, outside code blocks, counted from `anchor`.
 
-    Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一").
+    Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一"), durations
+    ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today").
     Reported with a `span` instead of a one-day date: ranges ("this week", "last month", "明年").
     """
-    found: list[RelativeDate] = []
+    return [_hit(phrase, line, resolve(anchor) if anchor else None) for phrase, line, resolve in _phrases(text)]
+
+
+Resolver = Callable[[dt.date], Resolved]
+
+
+def _phrases(text: str) -> list[tuple[str, int, Resolver]]:
+    """Each relative date phrase of `find_relative_dates`: the phrase, its line, and how to count it from a day."""
+    found: list[tuple[str, int, Resolver]] = []
     if not _may_hold_relative_date(text):
         return found
     in_code = False
-    for number, line in enumerate(text.splitlines(), 1):
+    lines = text.splitlines()
+    for number, line in enumerate(lines, 1):
         if _FENCE.match(line):
             in_code = not in_code
             continue
@@ -250,14 +267,98 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
                 continue  # "weekly handover on Monday", "on Monday mornings"
             if _quoted(clean, m.start("phrase"), m.end("phrase")):
                 continue  # 'the field is "today"' names the word, it dates nothing
-            found.append(_hit(m.group("phrase"), number, _resolve_en(m, anchor) if anchor else None))
+            if _a_duration(m, clean):
+                continue  # "three times in one day" says how long, not when
+            if m.group("phrase").lower() == "today" and _currently(lines, number - 1, clean, m.start(), m.end()):
+                continue  # "there is no duplicate detection today" means now, whenever it is read
+            found.append((m.group("phrase"), number, partial(_resolve_en, m)))
         for m in _ZH.finditer(clean):
             if clean[max(0, m.start() - 1) : m.start()] in ("每", "各"):
                 continue
             if _quoted(clean, m.start(), m.end()) or (m.group("phrase") == "周末" and _kind_of_day(clean, m)):
                 continue  # "周末 / 节假日不 append" is a kind of day, not one weekend
-            found.append(_hit(m.group("phrase"), number, _resolve_zh(m, anchor) if anchor else None))
+            if m.group("phrase") == "今天" and clean[m.end() : m.end() + 1] == "的":
+                continue  # "今天的数据" is today's data whenever it runs, as "today's" is in English
+            found.append((m.group("phrase"), number, partial(_resolve_zh, m)))
     return found
+
+
+_DURATION_BEFORE = re.compile(r"(?i)\b(?:times|twice|thrice|instances?|all|everything)\s+$")
+
+
+def _a_duration(m: re.Match[str], line: str) -> bool:
+    """ "in one day" (always) and "twice in a day": how long something took or how often, not a day to date."""
+    count = m.group("n")
+    if not count:
+        return False
+    return count.lower() == "one" or _DURATION_BEFORE.search(line, 0, m.start()) is not None
+
+
+_PRESENT = re.compile(
+    r"(?i)\b(?:is|are|isn['’]t|aren['’]t|exists?|has|have|hasn['’]t|haven['’]t|does|doesn['’]t|can|cannot|can['’]t"
+    r"|must|only|no|not|never|still|already|currently|now|any|every|everything|nothing)\b"
+)
+_PAST_OR_FUTURE = re.compile(
+    r"(?i)\b(?:was|were|wasn['’]t|weren['’]t|did|didn['’]t|had|hadn['’]t|will|won['’]t|shall|going\s+to|gonna"
+    r"|yesterday|tomorrow|ago)\b|\w['’]ll\b"
+)
+_IRREGULAR_PAST = frozenset(
+    "ran went saw got made found broke wrote took came began brought caught taught thought told said met left lost "  # noqa: SIM905
+    "sent spent won chose fell felt forgot gave grew heard held kept knew led paid rose sold spoke stood threw".split()
+)
+_SUBJECTS = frozenset("i we you he she they it user owner someone".split())  # noqa: SIM905
+_NOT_A_PAST_VERB = frozenset("is are was were be been being get gets got the a an its their this that".split())  # noqa: SIM905
+_CLAUSE_BREAK = re.compile(r"[,:()—–]| - ")
+_WORD = re.compile(r"[A-Za-z]+(?:['’][a-z]+)?")
+_ITEM_START = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s|^\s*#")
+
+
+def _currently(lines: list[str], index: int, clean: str, start: int, end: int) -> bool:
+    """Whether "today" means *now* in its sentence ("the fixture lists match today", "Neither exists today"): the
+    sentence is in the present and says nothing happened or will happen on a day. "We fixed it today", "today we
+    shipped", "as of today" and "Ship it today" keep it a date.
+
+    The sentence may run over the lines before and after (hard-wrapped notes), within its paragraph or list item.
+    """
+    before, after = clean[:start], clean[end:]
+    if re.search(r"(?i)\b(?:as\s+of|since|until|till|from|by|before|after|starting|through|is|was|be)\s+$", before):
+        return False  # "as of today", "the release is today": the day itself
+    if not _WORD.search(before) and re.match(r"(?i)\s*(?:is|was)\b", after):
+        return False  # "Today is the last day of the freeze"
+    at = index
+    while not _SENTENCE_END.search(before) and at > 0 and not _ITEM_START.match(lines[at]) and at > index - 3:
+        previous = lines[at - 1]
+        if not previous.strip() or _FENCE.match(previous) or previous.lstrip().startswith("#"):
+            break
+        before, at = re.sub(r"`[^`]*`", "", previous) + " " + before, at - 1
+    at = index
+    while not _SENTENCE_END.search(after) and at + 1 < len(lines) and at < index + 3:
+        following = lines[at + 1]
+        if not following.strip() or _FENCE.match(following) or _ITEM_START.match(following):
+            break
+        after, at = after + " " + re.sub(r"`[^`]*`", "", following), at + 1
+    ends = list(_SENTENCE_END.finditer(before))
+    before = before[ends[-1].end() :] if ends else before
+    first_end = _SENTENCE_END.search(after)
+    after = after[: first_end.start()] if first_end else after
+    sentence = f"{before} {after}"
+    clause = f"{_CLAUSE_BREAK.split(before)[-1]} {_CLAUSE_BREAK.split(after)[0]}"
+    if _PAST_OR_FUTURE.search(clause):
+        return False  # in its own clause: "when a feature will be reached …, not two that agree today" is now
+    near_before = _WORD.findall(before)[-3:]
+    for i in range(max(1, len(near_before) - 1), len(near_before) + 1):
+        word, previous_word = near_before[i - 1], near_before[i - 2].lower() if i > 1 else ""
+        if _past_verb(word) and previous_word not in _NOT_A_PAST_VERB:
+            return False  # "we fixed it today", "merged today"
+    near_after = _WORD.findall(after)[:2]
+    if len(near_after) == 2 and near_after[0].lower() in _SUBJECTS and _past_verb(near_after[1]):
+        return False  # "today we shipped", "today I learned"
+    return _PRESENT.search(sentence) is not None
+
+
+def _past_verb(word: str) -> bool:
+    low = word.lower()
+    return (len(low) > 4 and low.endswith("ed") and not low.endswith("eed")) or low in _IRREGULAR_PAST
 
 
 _QUOTES = {'"': '"', "'": "'", "“": "”", "‘": "’", "「": "」", "『": "』"}
@@ -289,16 +390,14 @@ def unique_phrases(hits: list[RelativeDate], body_line: int = 2) -> list[Relativ
     """One hit per phrase (case-insensitive): a description and its body often repeat it; fix-date replaces both.
 
     The hit kept is the first one at or after `body_line` (where the body starts, a line a person can be
-    shown), with the date the first occurrence resolved to.
+    shown), with the date it resolved to (the body may say more about when it was written: a dated heading).
     """
     by_phrase: dict[str, RelativeDate] = {}
     for hit in hits:
         key = hit.phrase.lower()
         kept = by_phrase.get(key)
-        if kept is None:
-            by_phrase[key] = hit
-        elif kept.line < body_line <= hit.line:
-            by_phrase[key] = RelativeDate(kept.phrase, hit.line, kept.suggestion, kept.span)
+        if kept is None or kept.line < body_line <= hit.line:
+            by_phrase[key] = hit if kept is None else replace(hit, phrase=kept.phrase)
     return list(by_phrase.values())
 
 
@@ -316,3 +415,24 @@ def fix_proposals(text: str, anchor: dt.date | None) -> list[RelativeDate]:
     except FrontMatterError:
         body_offset = 0
     return unique_phrases(find_relative_dates(text, anchor), text.count("\n", 0, body_offset) + 1)
+
+
+def dated_phrases(
+    text: str, known: WritingDates, today: dt.date, *, name: str = "", file_name: str = "", body_line: int = 2
+) -> list[RelativeDate]:
+    """Each relative date of a memory once (`unique_phrases`), counted from the day its line was most likely
+    written (`base_for`, kept in `base`). No date is offered when that day is uncertain, nor when the date it
+    gives is after `today` (said in `withheld`): memtui never writes a date it cannot stand behind, nor a future one.
+
+    `check` and `fix-date` both call this, so the date a finding offers is the date the fix writes.
+    """
+    hits = []
+    for phrase, line, resolve in _phrases(text):
+        base = base_for(text, line, known, name=name, file_name=file_name)
+        hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None)
+        first_day = hit.suggestion or (hit.span[0] if hit.span else None)
+        if first_day is not None and first_day > today:
+            shown = hit.replacement or first_day.isoformat()
+            hit = RelativeDate(phrase, line, None, None, base, shown)
+        hits.append(replace(hit, base=base))
+    return unique_phrases(hits, body_line)

@@ -6,11 +6,13 @@ import datetime as dt
 import os
 import re
 from collections import defaultdict
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
+from pathlib import Path
 
 from rapidfuzz import fuzz
 
 from memtui.analysis import dates, secrets
+from memtui.analysis.written import Base, WritingDates
 from memtui.core.freshness import Freshness
 from memtui.core.index import MAX_LINES, MAX_UNITS, format_size
 from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, FindingKind, Memory
@@ -116,13 +118,17 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
     return out
 
 
-def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> list[Finding]:
-    """Relative dates with the absolute date (or range) they most likely meant, counted from the file's first commit.
+def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates], today: dt.date) -> list[Finding]:
+    """Relative dates with the absolute date (or range) they most likely meant (`dates.dated_phrases`), counted from
+    the day their line was written: a dated heading above it, a date in the memory's name, the front matter's
+    dates, else the file's first commit; with no date offered when that day is uncertain or the date is in the future.
 
     One finding per phrase and memory: a phrase in both the description and the body is reported once, at
     its body line. Recurring days ("every Friday", "weekly handover on Monday") are not reported; ranges
     ("last month") carry `details["range"]` and no one-day `suggestion`. `details["replacement"]` is the
-    text `fix-date` would write, so a front end can show it and ask before anything is written.
+    text `fix-date` would write, so a front end can show it and ask before anything is written; `details["base"]`,
+    `["base_source"]` and `["base_certain"]` say which day it was counted from and why, `["after_today"]` the date
+    not offered because it is in the future.
     """
     out: list[Finding] = []
     readable = [m for m in memories if not m.error and m.is_active]
@@ -131,17 +137,22 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
         if i not in likely:
             continue
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
-        anchor = anchors.get(m.path)
-        for hit in dates.unique_phrases(dates.find_relative_dates(m.description + "\n" + m.body, anchor)):
+        text = m.description + "\n" + m.body
+        written = known.get(m.path, WritingDates())
+        for hit in dates.dated_phrases(text, written, today, name=m.name or "", file_name=Path(m.path).name):
             line = offset + hit.line - 1 if hit.line > 1 else None
             suggestion = hit.suggestion.isoformat() if hit.suggestion else None
             span = [hit.span[0].isoformat(), hit.span[1].isoformat()] if hit.span else None
-            if suggestion and anchor:
-                hint = f"; probably {suggestion} (written {anchor.isoformat()})"
-            elif span and anchor:
-                hint = f"; probably {hit.replacement} ({span[0]} to {span[1]}; written {anchor.isoformat()})"
+            base = hit.base or Base(None, "nothing says when it was written", False)
+            counted = f"counted from {base.date.isoformat()}, {base.source}" if base.date else ""
+            if suggestion:
+                hint = f"; probably {suggestion} ({counted})"
+            elif span:
+                hint = f"; probably {hit.replacement} ({span[0]} to {span[1]}; {counted})"
+            elif hit.withheld:
+                hint = f"; {counted}, it is {hit.withheld}, after today: memtui offers no future date"
             else:
-                hint = ""
+                hint = f"; no date offered: when it was written is not known ({base.source})"
             out.append(
                 Finding(
                     FindingKind.RELATIVE_DATE,
@@ -155,6 +166,10 @@ def relative_dates(memories: Iterable[Memory], anchors: dict[str, dt.date]) -> l
                         "suggestion": suggestion,
                         "range": span,
                         "replacement": hit.replacement,
+                        "base": base.date.isoformat() if base.date else None,
+                        "base_source": base.source,
+                        "base_certain": base.certain,
+                        "after_today": hit.withheld or None,
                     },
                 )
             )

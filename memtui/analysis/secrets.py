@@ -86,7 +86,14 @@ def _refine(label: str, match: re.Match[str]) -> tuple[int, int] | None:
     return match.span()
 
 
-_COMMIT_CONTEXT = re.compile(r"(?i)\b(?:commit|sha|hash|revision|rev|checksum|sha256|md5|digest)\b")
+_DIGEST_CONTEXT = re.compile(
+    r"(?i)\b(?:commits?|sha(?:-?(?:1|256|512))?|hash(?:es)?|revisions?|rev|checksums?|md5|digests?|guids?|uuids?"
+    r"|fingerprints?|etags?)\b|guid|uuid"
+)
+"""Words that name a long hex string as an identifier or a digest (a git SHA, a Unity `guid:`, a UUID, a checksum).
+The bare `guid`/`uuid` also match inside names (`VisualConfigGuid`, `asset_uuid`)."""
+_DIGEST_LENGTHS = (32, 40, 64)
+"""MD5, GUIDs and dashless UUIDs; SHA-1 (git); SHA-256."""
 
 
 @dataclass(frozen=True)
@@ -180,7 +187,17 @@ def _found(text: str) -> Iterator[tuple[str, int, str, int, int]]:
     """(label, line number, line, start, end) of every suspected secret, one per span."""
     if not _may_hold_secret(text):
         return  # the common case: nothing secret-shaped anywhere
+    heading = ""  # the nearest Markdown heading above the line ("## Script GUIDs")
+    table: list[str] = []  # the header row's cells of the Markdown table the line is in
     for number, line in enumerate(text.splitlines(), 1):
+        stripped = line.strip()
+        if stripped.startswith("#"):
+            heading = stripped
+        if stripped.startswith("|"):
+            if not table:
+                table = _cells(stripped)
+        else:
+            table = []
         if not _may_hold_secret(line):
             continue
         taken: list[tuple[int, int]] = []
@@ -190,7 +207,7 @@ def _found(text: str) -> Iterator[tuple[str, int, str, int, int]]:
                 if span is None or any(s < span[1] and span[0] < e for s, e in taken):
                     continue
                 value = line[span[0] : span[1]]
-                if label == "long hex string" and _looks_like_digest(line, value):
+                if label == "long hex string" and _looks_like_digest(line, span[0], value, heading, table):
                     continue
                 if label == "long base64 string" and value.count("/") > 2:
                     continue  # a path, not a key
@@ -198,6 +215,21 @@ def _found(text: str) -> Iterator[tuple[str, int, str, int, int]]:
                 yield label, number, line, span[0], span[1]
 
 
-def _looks_like_digest(line: str, value: str) -> bool:
-    # A git SHA or checksum named as such is not a credential; anything else hex and long is treated as one.
-    return len(value) in (40, 64) and bool(_COMMIT_CONTEXT.search(line))
+def _cells(row: str) -> list[str]:
+    """The cells of a Markdown table row (`| a | b |` -> `a`, `b`)."""
+    return [cell.strip() for cell in row.strip().strip("|").split("|")]
+
+
+def _looks_like_digest(line: str, start: int, value: str, heading: str, table: list[str]) -> bool:
+    """A hex string of a digest's or a GUID's length that its context names as one: a git SHA, a Unity `guid:`,
+    a UUID, a checksum. The name may be on the line, in its table column's header (`| Script | GUID |`) or in the
+    heading above (`## Script GUIDs`). Anything else hex and long is treated as a credential."""
+    if len(value) not in _DIGEST_LENGTHS:
+        return False
+    if _DIGEST_CONTEXT.search(line):
+        return True
+    if table and line.lstrip().startswith("|"):
+        column = line[:start].count("|") - 1
+        if 0 <= column < len(table) and _DIGEST_CONTEXT.search(table[column]):
+            return True
+    return bool(heading) and _DIGEST_CONTEXT.search(heading) is not None

@@ -121,13 +121,16 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
     relative to the store's `root`.
 
     A memory's last day is the last commit that wrote it, not memtui moving it: an archive undone or restored
-    today keeps the day its content was written, so it stays as old (and as stale) as it was.
+    today keeps the day its content was written, so it stays as old (and as stale) as it was. Nor is it memtui's
+    `init`, which put files under git that were written on some earlier day: those are in `added`, and a file
+    nothing wrote since has no last day at all.
     """
     first: dict[str, dt.date] = {}
     last: dict[str, dt.date] = {}
     moved: dict[str, dt.date] = {}
+    added: dict[str, dt.date] = {}
     current: dt.date | None = None
-    is_move = False
+    is_move = is_init = False
     for item in out.split(b"\0"):
         item = item.strip(b"\n")
         if not item:
@@ -136,18 +139,19 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
             action, _, reapplies = head[12:].strip().decode(errors="replace").partition(",")
-            is_move = action in MOVES or bool(reapplies)
+            is_move, is_init = action in MOVES or bool(reapplies), action == "init"
             item = rest.strip(b"\n")
             if not item:
                 continue
         if current is None:
             continue
         rel = Path(os.path.relpath(work_tree / os.fsdecode(item), root)).as_posix()
-        (moved if is_move else last).setdefault(rel, current)
+        (added if is_init else moved if is_move else last).setdefault(rel, current)
         first[rel] = current
     for rel, day in moved.items():
-        last.setdefault(rel, day)  # only ever moved by memtui: the move is all git knows
-    return FileDates(first=first, last=last, source="git")
+        if rel not in added:
+            last.setdefault(rel, day)  # only ever moved by memtui: the move is all git knows
+    return FileDates(first=first, last=last, source="git", added=added)
 
 
 def _action(trailers: dict[str, list[str]]) -> str:

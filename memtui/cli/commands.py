@@ -52,9 +52,7 @@ def _store_path(value: str | None) -> Path:
     found, tried = locate_store(Path.cwd())
     if found is None:
         raise UsageError(
-            "no memory store found for this project; looked in:\n  "
-            + "\n  ".join(map(str, tried))
-            + "\nname one: memtui PATH"
+            f"no memory store found for this project (looked in {', '.join(map(str, tried))}); name one: memtui PATH"
         )
     return found
 
@@ -198,10 +196,15 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> i
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()
         print(
-            f"{counts['error']} errors, {counts['warning']} warnings, {counts['info']} info"
-            f" · {_to_review(report)} findings to review (the count the TUI shows)"
+            f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, {counts['info']} info"
+            f" · {_count(_to_review(report), 'finding')} to review (the count the TUI shows)"
         )
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
+
+
+def _count(n: int, word: str) -> str:
+    """`1 error`, `2 errors`, `0 errors`."""
+    return f"{n} {word}{'' if n == 1 else 's'}"
 
 
 def _to_review(report: Report) -> int:
@@ -242,6 +245,8 @@ def _print_result(result: OpResult) -> int:
     for note in result.notes:
         print(f"note: {_safe(note)}")
     print(_safe(result.summary) + (f" — commit {result.commit[:8]}" if result.commit else ""))
+    for line in result.shown:
+        print(f"  {_safe(line)}")
     return EXIT_OK
 
 
@@ -351,10 +356,10 @@ def cmd_redo(args: argparse.Namespace) -> int:
 
 
 def cmd_init(args: argparse.Namespace) -> int:
-    """`memtui init STORE`."""
+    """`memtui init STORE [--allow-secret]`."""
     from memtui import ops
 
-    return _print_result(ops.init(_store_path(args.store)))
+    return _print_result(ops.init(_store_path(args.store), allow_secret=args.allow_secret))
 
 
 def cmd_history(args: argparse.Namespace) -> int:

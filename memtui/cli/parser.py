@@ -77,7 +77,11 @@ def command_parser() -> argparse.ArgumentParser:
         help="check a fresh copy of the bundled demo store instead: a temporary one, deleted when the command ends, "
         "or, with DIR (a new or empty folder), one built there and kept",
     )
-    p.add_argument("--json", action="store_true", help="print one JSON object (DESIGN §5) instead of text")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print one JSON object (store, today, memories, findings, held_back, index) instead of text",
+    )
     p.add_argument("--today", metavar="YYYY-MM-DD", help="pin the date freshness is computed for")
 
     p = add("archive", cmd.cmd_archive, "archive memories with a reason: one commit for all of them")
@@ -111,17 +115,25 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument("file", metavar="FILE", help="the memory file, relative to the store (or a path inside it)")
     p.add_argument("--phrase", help="which relative date to fix (default: the first one found)")
     p.add_argument(
-        "--date", metavar="YYYY-MM-DD", help="the date to write (default: worked out from when it was written)"
+        "--date",
+        metavar="YYYY-MM-DD",
+        help="the date to write, not after today (default: counted from the day the phrase was written, when that"
+        " is known: a dated heading above it, a date in its name, its front-matter dates, else its first commit)",
     )
 
     add("undo", cmd.cmd_undo, "revert the newest memtui decision not yet undone")
     add("redo", cmd.cmd_redo, "re-apply what the newest undo reverted (only right after that undo)")
-    add("init", cmd.cmd_init, "put a store that is not in git under git (refuses while it holds secrets)")
+    p = add("init", cmd.cmd_init, "put a store that is not in git under git (refuses while it holds secrets)")
+    p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 
     p = add("history", cmd.cmd_history, "memtui's decisions, newest first")
     p.add_argument("file", metavar="FILE", nargs="?", help="only the decisions about this memory (live or archived)")
     p.add_argument("--revoked", action="store_true", help="only retired rules (archived or merged away)")
-    p.add_argument("--json", action="store_true", help="print a JSON list of events (DESIGN §5)")
+    p.add_argument(
+        "--json",
+        action="store_true",
+        help="print a JSON list of events (commit, date, author, action, memory, memories, reason, superseded_by)",
+    )
 
     # Claude Code hook: see memtui/hook.py, memtui/claude_settings.py and the README section "Use with Claude Code"
     p = add("hook", cmd.cmd_hook, "run by Claude Code (post-tool-use) or pre-commit (pre-commit FILE...)", store=None)

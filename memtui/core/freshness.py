@@ -20,13 +20,17 @@ class Freshness:
     """A memory's badge and where its age came from."""
 
     badge: str
-    """fresh, aging, stale, expired, standing, or unknown (untyped or malformed)."""
+    """fresh, aging, stale, expired, standing, undated (no date it was written is known), or unknown (untyped or
+    malformed)."""
     age_days: int | None
     since: dt.date | None
     source: str
-    """Which date the age runs from: a front matter key, `git`, or `mtime`."""
+    """Which date the age runs from: a front matter key, `git`, `mtime`, or `init` (none: see `added`)."""
     period_days: int | None
     expires_at: dt.date | None = None
+    added: dt.date | None = None
+    """The day memtui's `init` put the file under git, when that is the only date git has for it: it was written
+    on or before that day, so its age is unknown (badge `undated`, no `age_days`)."""
 
 
 def to_date(value: Any) -> dt.date | None:
@@ -70,15 +74,21 @@ def assess(
     fallback: dt.date | None = None,
     fallback_source: str = "mtime",
     policy: dict[str, int | None] | None = None,
+    *,
+    added: dt.date | None = None,
 ) -> Freshness:
     """The freshness badge of a memory on `today`.
 
     `fallback` is the date of the file's last commit (or its mtime outside git), used only when the
     front matter carries no date at all: checkouts and copies reset mtimes, so they are the last resort.
+    `added` (with no `fallback`) is the day memtui's `init` put the file under git and nothing wrote it since:
+    that says when it was committed, not when it was written, so a decaying type is `undated`, with no age.
     """
     policy = POLICY_DAYS if policy is None else policy
     expires = to_date(memory.field_value("expires_at"))
     since, source = explicit_date(memory)
+    if since is None and fallback is None and added is not None:
+        return _undated(memory, today, policy, expires, added)
     if since is None:
         since = fallback or dt.datetime.fromtimestamp(memory.mtime or 0).date()
         source = fallback_source if fallback else "mtime"
@@ -99,3 +109,28 @@ def assess(
     else:
         badge = "fresh"
     return Freshness(badge, age, since, source, period, expires)
+
+
+def _undated(
+    memory: Memory, today: dt.date, policy: dict[str, int | None], expires: dt.date | None, added: dt.date
+) -> Freshness:
+    """The badge of a memory whose only date is the day memtui's `init` committed it: no age is claimed."""
+    period = policy.get(memory.type) if memory.type else None
+    if memory.is_malformed or memory.type is None:
+        badge = "unknown"
+    elif expires is not None and expires < today:
+        badge = "expired"
+    elif period is None:
+        badge = "standing"
+    else:
+        badge = "undated"
+    return Freshness(badge, None, None, "init", period, expires, added)
+
+
+def age_text(fresh: Freshness) -> str:
+    """How old a memory is, in words: `12 days since 2026-11-18 (updated)`, or why that is not known."""
+    if fresh.since is not None:
+        return f"{fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
+    if fresh.added is not None:
+        return f"age unknown: no date in the front matter, and memtui init put it under git {fresh.added.isoformat()}"
+    return "age unknown"

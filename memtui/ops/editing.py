@@ -5,9 +5,11 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
+from dataclasses import replace
 from pathlib import Path
 
 from memtui.analysis import dates as reldates
+from memtui.analysis.check import writing_dates
 from memtui.audit.repo import message
 from memtui.core import frontmatter
 from memtui.core.freshness import to_date
@@ -155,29 +157,65 @@ def fix_date(
     today: dt.date | None = None,
     allow_secret: bool = False,
 ) -> OpResult:
-    """Replace a relative date ("tomorrow", "下周四") with the absolute date it meant (or the one given)."""
+    """Replace a relative date ("tomorrow", "下周四") with the absolute date it meant (or the one given).
+
+    The date it meant is the one `check` offers (`dates.dated_phrases`): counted from a dated heading above the
+    phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
+    (a file memtui's init put under git, a copy with only its mtime) or the date would be after today, nothing is
+    written unless `date` is given; a given date after today is refused too. The summary says which day it was
+    counted from; `OpResult.shown` holds the line before and after.
+    """
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
         memory, data = load(txn, path, expected_hash)
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
-        anchor = txn.repo.first_commit_date(path) or dt.date.fromtimestamp(memory.mtime)
-        found = reldates.find_relative_dates(memory.text, anchor)
-        hits = [h for h in found if phrase is None or h.phrase == phrase]
-        if not hits:
+        known = writing_dates(memory, txn.repo.file_dates())
+        proposals = reldates.dated_phrases(
+            memory.description + "\n" + memory.body,
+            known,
+            txn.today,
+            name=memory.name or "",
+            file_name=path.name,
+        )
+        wanted = [p for p in proposals if phrase is None or p.phrase.lower() == phrase.lower()]
+        key = wanted[0].phrase.lower() if wanted else ""
+        found = [h for h in reldates.find_relative_dates(memory.text, None) if h.phrase.lower() == key]
+        if not found:
             raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
-        hit = hits[0]
+        hit = wanted[0]
+        base = hit.base
+        if date is not None and date > txn.today:
+            raise OpError(
+                f"{memory.path}: {date.isoformat()} is after today ({txn.today.isoformat()}); memtui writes no "
+                f"future date for {hit.phrase!r} — edit the memory if it plans something ahead"
+            )
         replacement = date.isoformat() if date else hit.replacement
         if replacement is None:
-            raise OpError(f"{memory.path}: cannot work out the date for {hit.phrase!r}; give one with --date")
+            if hit.withheld:
+                why = f"counted from {base.date} ({base.source}) it is {hit.withheld}, after today" if base else ""
+            else:
+                why = f"when it was written is not known: {base.source}" if base else "when it was written is not known"
+            raise OpError(f"{memory.path}: no date for {hit.phrase!r} ({why}); give the date it meant with --date")
         # every place the same phrase appears (a description and its body often repeat it) gets the same text
         lines = memory.text.split("\n")
-        for h in hits:
-            if h.phrase == hit.phrase:
-                lines[h.line - 1] = lines[h.line - 1].replace(hit.phrase, replacement, 1)
+        before_after: list[str] = []
+        for number in sorted({h.line for h in found}):
+            old = new = lines[number - 1]
+            for h in found:
+                if h.line == number:
+                    new = new.replace(h.phrase, replacement, 1)
+            lines[number - 1] = new
+            before_after += [f"line {number}: - {old.strip()}", f"line {number}: + {new.strip()}"]
         new_text = "\n".join(lines)
         txn.write(path, encode_like(new_text, data), expected=data)
-        reason = f'"{hit.phrase}" → {replacement} (written {anchor.isoformat()})'
+        if date is not None:
+            counted = "the date given"
+        else:
+            assert base is not None and base.date is not None
+            counted = f"counted from {base.date.isoformat()}, {base.source}"
+        reason = f'"{hit.phrase}" → {replacement} ({counted})'
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
-        return txn.result("fix-date", sha, f"{memory.path}: {reason}", (memory.path,))
+        result = txn.result("fix-date", sha, f"{memory.path}: {reason}", (memory.path,))
+        return replace(result, shown=tuple(before_after))

@@ -61,3 +61,5 @@ class OpResult:
     agent_commit: str | None = None
     """The commit that recorded the agent's writes first, if there were any."""
     notes: tuple[str, ...] = ()
+    shown: tuple[str, ...] = ()
+    """Lines for the person to read under the summary (fix-date: each changed line before and after)."""

@@ -21,10 +21,12 @@ GITIGNORE = """# memtui: only the memory store and its archive are versioned her
 """
 
 
-def init(store: Path) -> OpResult:
+def init(store: Path, *, allow_secret: bool = False) -> OpResult:
     """Put a store that is not in git under git: a repository at the folder holding the store and its archive.
 
-    Every file that would go into the first commit is scanned (any type, decodable or not, and its name).
+    Every file that would go into the first commit is scanned (any type, decodable or not, and its name); what
+    looks like a secret refuses the whole init, unless `allow_secret` (the person checked it is not one, or
+    keeps it knowingly): then it is committed and named in a note.
     """
     layout = detect_layout(store)
     refuse_links(layout)
@@ -46,9 +48,12 @@ def init(store: Path) -> OpResult:
         rel = Path(os.path.relpath(file, top)).as_posix()
         leaks += [f"{escape_path(rel)}:{h.line} ({h.label})" for h in scan_bytes(file.read_bytes())]
         leaks += [f"the file name {escape_path(rel)} ({h.label})" for h in secrets.scan(file.name)]
-    refuse_secrets(
-        leaks, what="putting the store under git would commit", advice="remove them before memtui puts it under git"
-    )
+    if not allow_secret:
+        refuse_secrets(
+            leaks,
+            what="putting the store under git would commit",
+            advice="remove them before memtui puts it under git, or pass --allow-secret if they are not secrets",
+        )
     run_git(top, ["init", "-q"])
     ignore = top / ".gitignore"
     if layout.kind == "flat":
@@ -69,7 +74,9 @@ def init(store: Path) -> OpResult:
         "init", layout.root.name, "Put the memory store under git.", [("Memtui-Memory", srepo.rel(layout.root))]
     )
     sha = srepo.commit_files(msg, files)
-    notes = (srepo.identity_note,) if srepo.identity_note else ()
+    notes: tuple[str, ...] = (srepo.identity_note,) if srepo.identity_note else ()
+    if leaks:
+        notes += ("committed although it looks like a secret (allowed): " + ", ".join(leaks),)
     return OpResult("init", sha, f"created a git repository at {top} for {layout.root}", (), None, notes)
 
 

@@ -486,7 +486,7 @@ class MemtuiApp(App[None]):
     def action_init_store(self) -> None:
         """Put a store that is not in git under git."""
         store = self.store_path
-        self.post_message(Decide("Init", lambda allow, today: ops.init(store)))
+        self.post_message(Decide("Init", lambda allow, today: ops.init(store, allow_secret=allow)))
 
 
 def _analyse(ws: Workspace) -> tuple[Workspace, list[Card]]:

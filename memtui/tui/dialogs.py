@@ -6,7 +6,7 @@ Over 400 lines because it holds every dialog: each is small, self-contained, and
 from __future__ import annotations
 
 import datetime as dt
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
 
@@ -355,34 +355,53 @@ class KeptEditDialog(ModalScreen[str | None]):
 
 
 class FixDateDialog(ModalScreen[dt.date | None]):
-    """A relative date and the date it meant: nothing is written until the person confirms (and may correct it)."""
+    """A relative date and the date it meant: the line before and after the fix, and the day it was counted from.
+    Nothing is written until the person confirms (and may correct the date); when the day it was written is not
+    known, no date is proposed and the person types the one it meant."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, title: str, phrase: str, context: str, suggestion: str) -> None:
+    def __init__(self, title: str, phrase: str, context: str, suggestion: str, base: str = "") -> None:
         super().__init__()
         self._title = title
         self.phrase = phrase
         self.context_line = context
         self._suggestion = suggestion
+        self.base = base
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(f"Fix a relative date in {self._title}"), classes="dialog-title")
-            yield Static(plain(f"“{self.phrase}” in: {self.context_line}"), id="fix-phrase", classes="dialog-message")
-            yield Label("Replace it with this date (YYYY-MM-DD):")
+            yield Static(plain(f"before  {self.context_line}"), id="fix-phrase", classes="dialog-message")
+            yield Static(plain(self.after_line(self._suggestion)), id="fix-after", classes="dialog-message")
+            if self.base:
+                yield Static(plain(self.base), id="fix-base", classes="dialog-message")
+            yield Label(f"Replace “{self.phrase}” with this date (YYYY-MM-DD):")
             yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
                 yield Button("Write the date \\[enter]", id="ok", variant="warning")
 
+    def after_line(self, value: str) -> str:
+        """The line as the fix would leave it with `value` in place of the phrase."""
+        if not value.strip():
+            return "after   (type the date it meant)"
+        return "after   " + self.context_line.replace(self.phrase, value.strip(), 1)
+
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    @on(Input.Changed)
+    def _changed(self, event: Input.Changed) -> None:
+        self.query_one("#fix-after", Static).update(plain(self.after_line(event.value)))
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
     def _confirm(self) -> None:
         raw = self.query_one(Input).value.strip()
+        if not raw:
+            self.notify("Type the date it meant, like 2026-12-03 (or esc to leave it)", severity="warning")
+            return
         try:
             date = dt.date.fromisoformat(raw)
         except ValueError:
@@ -394,6 +413,28 @@ class FixDateDialog(ModalScreen[dt.date | None]):
     def action_cancel(self) -> None:
         """Close without writing."""
         self.dismiss(None)
+
+
+def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | None) -> FixDateDialog:
+    """The fix-date dialog for a relative-date finding: the line it is on (the finding's, else the first holding the
+    phrase), the date it offers (none when the day it was written is not known or the date is in the future) and
+    the day it was counted from."""
+    phrase = str(details.get("phrase") or "")
+    suggestion = str(details.get("suggestion") or "")
+    lines = memory.text.splitlines()
+    context = lines[line - 1].strip() if line and 0 < line <= len(lines) and phrase in lines[line - 1] else ""
+    context = context or next((text.strip() for text in lines if phrase and phrase in text), "")
+    base, source = details.get("base"), str(details.get("base_source") or "")
+    if details.get("after_today"):
+        said = (
+            f"counted from {base} ({source}) it is {details['after_today']}, after today: memtui writes no future date"
+        )
+    elif base and details.get("base_certain"):
+        meant = "" if suggestion else f"; it names a range, {details.get('replacement')}: type the day to write"
+        said = f"counted from {base}, {source}{meant}"
+    else:
+        said = f"when this was written is not known ({source}): type the date it meant" if source else ""
+    return FixDateDialog(memory.title, phrase, context, suggestion, said)
 
 
 HELP = (

@@ -36,11 +36,11 @@ from memtui.tui.dialogs import (
     HELP,
     ArchiveDialog,
     EditDialog,
-    FixDateDialog,
     HelpScreen,
     MergeDialog,
     MergeRequest,
     conflict_reason,
+    fix_date_dialog,
 )
 from memtui.tui.messages import Decide
 from memtui.tui.preview import Preview
@@ -682,11 +682,9 @@ class MainScreen(Screen[None]):
     def ask_fix_date(
         self, memory: Memory, finding: Finding, on_outcome: Callable[[Outcome], None] | None = None
     ) -> None:
-        """The fix-date dialog: the phrase where it stands, the proposed date (editable), enter writes it."""
+        """The fix-date dialog: the line before and after, the proposed date (editable), enter writes it."""
         details = finding.details or {}
         phrase = str(details.get("phrase") or "")
-        suggestion = str(details.get("suggestion") or "")
-        context = next((line.strip() for line in memory.text.splitlines() if phrase and phrase in line), "")
         expected = memory.content_hash
         store = self.host.store_path
 
@@ -707,7 +705,7 @@ class MainScreen(Screen[None]):
                 on_outcome,
             )
 
-        self.app.push_screen(FixDateDialog(memory.title, phrase, context, suggestion), done)
+        self.app.push_screen(fix_date_dialog(memory, details, finding.line), done)
 
     def action_undo(self) -> None:
         """Undo the last memtui decision."""

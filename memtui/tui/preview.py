@@ -12,6 +12,7 @@ from textual.widgets import Markdown, Static
 
 from memtui.analysis.secrets import redacted
 from memtui.core import frontmatter
+from memtui.core.freshness import age_text
 from memtui.core.model import Memory
 from memtui.review import undone_commits
 from memtui.tui import render
@@ -91,8 +92,8 @@ def fields_of(memory: Memory, ws: Workspace) -> Content:
             render.styled(f"malformed: {memory.error} — read-only here; E fixes it in $EDITOR", "flag-contradiction")
         )
     head = [render.badge(fresh.badge if fresh else "unknown")]
-    if fresh and fresh.since:
-        extra = f"  {fresh.age_days} days since {fresh.since.isoformat()} ({fresh.source})"
+    if fresh and (fresh.since or fresh.added):
+        extra = f"  {age_text(fresh)}"
         if fresh.period_days:
             extra += f", period {fresh.period_days} days"
         head.append(render.plain(extra))

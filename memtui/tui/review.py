@@ -419,7 +419,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return
         counts = Counter(d.action for d in self.decisions if d.commit)
         summary = "Review: " + (", ".join(f"{n} {a}" for a, n in sorted(counts.items())) or "nothing committed")
-        summary += f" ({self._commit_count()} commits); {len(self.cards)} cards."
+        commits, cards = self._commit_count(), len(self.cards)
+        summary += f" ({commits} commit{'' if commits == 1 else 's'}); {cards} card{'' if cards == 1 else 's'}."
         store = self.store_path
 
         def done(outcome: Outcome) -> None:

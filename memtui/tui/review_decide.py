@@ -10,7 +10,7 @@ from memtui import ops
 from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card
 from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
-from memtui.tui.dialogs import ArchiveDialog, EditDialog, FixDateDialog, MergeDialog, MergeRequest, conflict_reason
+from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.review_cursor import Decision, ReviewCursor
 
 
@@ -203,8 +203,6 @@ class ReviewDeciding(ReviewCursor):
             self.notify("This memory is gone from the store", severity="warning")
             return
         phrase = str(card.details.get("phrase") or "")
-        suggestion = str(card.details.get("suggestion") or "")
-        context = next((line.strip() for line in m.text.splitlines() if phrase and phrase in line), "")
         store, expected = self.store_path, m.content_hash
 
         def done(date: dt.date | None) -> None:
@@ -223,7 +221,7 @@ class ReviewDeciding(ReviewCursor):
                     ),
                 )
 
-        self.app.push_screen(FixDateDialog(m.title, phrase, context, suggestion), done)
+        self.app.push_screen(fix_date_dialog(m, card.details, card.finding.line), done)
 
     def action_keep_both(self) -> None:
         """Both memories stay; the pair does not come back until one of them changes."""

@@ -214,7 +214,7 @@ def _by_name(memory: Memory) -> tuple[str, str]:
     return (memory.title.casefold(), memory.path)
 
 
-_BADGE_RANK = {"expired": 0, "stale": 1, "aging": 2, "unknown": 3, "fresh": 4, "standing": 5}
+_BADGE_RANK = {"expired": 0, "stale": 1, "aging": 2, "undated": 3, "unknown": 3, "fresh": 4, "standing": 5}
 
 
 def sorter(sort: str, ws: Workspace) -> Callable[[Memory], tuple[object, ...]]:
