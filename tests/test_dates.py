@@ -282,15 +282,22 @@ def test_a_store_memtui_init_just_put_under_git_gets_no_confident_date(tmp_path:
     assert "- Tonight proved it twice." in done.stdout and "+ 2026-08-06 proved it twice." in done.stdout
 
 
-def test_no_date_after_today_is_offered_or_written(tmp_path: Path) -> None:
-    """'tomorrow' written today means a day not yet come: no date is offered, and none after today is written."""
+def test_a_future_date_from_the_first_commit_alone_is_not_offered_but_a_dated_deadline_is(tmp_path: Path) -> None:
+    """'tomorrow' counted from a first commit made today may be counted from the day a store was copied: no date is
+    offered. The same phrase under a front-matter date is a deadline ahead, offered and written; the person may
+    always give the date."""
     body = "Freeze starts tomorrow.\n\n**Why:** QA\n\n**How to apply:** wait"
-    store = _store(tmp_path, {"project_f.md": memory("project_f", "project", body=body)})
-    (found,) = _relative(store, WRITTEN)  # checked the day it was written
-    assert found["details"]["suggestion"] is None and found["details"]["after_today"] == "2026-11-23"  # type: ignore[index]
-    assert "after today" in str(found["message"])
+    dated = memory("project_g", "project", body=body).replace("type: project\n", "type: project\ncreated: 2026-11-22\n")
+    store = _store(tmp_path, {"project_f.md": memory("project_f", "project", body=body), "project_g.md": dated})
+    found = {f["paths"][0]: f for f in _relative(store, WRITTEN)}  # checked the day it was written
+    first = found["project_f.md"]["details"]
+    assert first["suggestion"] is None and first["after_today"] == "2026-11-23"  # type: ignore[index]
+    assert "after today" in str(found["project_f.md"]["message"])
     with pytest.raises(ops.OpError, match="after today"):
         ops.fix_date(store, "project_f.md", today=WRITTEN)
-    with pytest.raises(ops.OpError, match="after today"):
-        ops.fix_date(store, "project_f.md", date=dt.date(2026, 11, 23), today=WRITTEN)
     assert "tomorrow" in (store / "project_f.md").read_text()
+    assert found["project_g.md"]["details"]["suggestion"] == "2026-11-23"  # type: ignore[index]
+    ops.fix_date(store, "project_g.md", today=WRITTEN)
+    assert "Freeze starts 2026-11-23." in (store / "project_g.md").read_text()
+    ops.fix_date(store, "project_f.md", date=dt.date(2026, 11, 23), today=WRITTEN)
+    assert "Freeze starts 2026-11-23." in (store / "project_f.md").read_text()

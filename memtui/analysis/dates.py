@@ -10,7 +10,7 @@ from dataclasses import dataclass, replace
 from functools import partial
 
 from memtui.analysis.text import Corpus
-from memtui.analysis.written import Base, WritingDates, base_for
+from memtui.analysis.written import FIRST_COMMIT, Base, WritingDates, base_for
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -67,7 +67,8 @@ class RelativeDate:
     base: Base | None = None
     """The day it was counted from and why (`dated_phrases`); None from `find_relative_dates`, which is given one."""
     withheld: str = ""
-    """The date (or range) worked out but not offered because it is after today; empty otherwise."""
+    """The date (or range) worked out but not offered: after today, counted from the file's first commit; empty
+    otherwise."""
 
     @property
     def replacement(self) -> str | None:
@@ -421,8 +422,10 @@ def dated_phrases(
     text: str, known: WritingDates, today: dt.date, *, name: str = "", file_name: str = "", body_line: int = 2
 ) -> list[RelativeDate]:
     """Each relative date of a memory once (`unique_phrases`), counted from the day its line was most likely
-    written (`base_for`, kept in `base`). No date is offered when that day is uncertain, nor when the date it
-    gives is after `today` (said in `withheld`): memtui never writes a date it cannot stand behind, nor a future one.
+    written (`base_for`, kept in `base`). No date is offered when that day is uncertain, nor when it is only the
+    file's first commit and the date it gives is after `today` (said in `withheld`): a first commit may be the day
+    a store was copied into a new repository, and a wrong date that has not come yet looks like a plan. A future
+    date counted from a dated heading, the name or the front matter is a deadline ahead, and is offered.
 
     `check` and `fix-date` both call this, so the date a finding offers is the date the fix writes.
     """
@@ -431,7 +434,7 @@ def dated_phrases(
         base = base_for(text, line, known, name=name, file_name=file_name)
         hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None)
         first_day = hit.suggestion or (hit.span[0] if hit.span else None)
-        if first_day is not None and first_day > today:
+        if first_day is not None and first_day > today and base.source == FIRST_COMMIT:
             shown = hit.replacement or first_day.isoformat()
             hit = RelativeDate(phrase, line, None, None, base, shown)
         hits.append(replace(hit, base=base))

@@ -150,7 +150,10 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
             elif span:
                 hint = f"; probably {hit.replacement} ({span[0]} to {span[1]}; {counted})"
             elif hit.withheld:
-                hint = f"; {counted}, it is {hit.withheld}, after today: memtui offers no future date"
+                hint = (
+                    f"; {counted}, it is {hit.withheld}, after today: no date offered, as the first commit may be "
+                    "the day the store was copied"
+                )
             else:
                 hint = f"; no date offered: when it was written is not known ({base.source})"
             out.append(

@@ -13,6 +13,10 @@ from dataclasses import dataclass
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
+FIRST_COMMIT = "the file's first commit"
+"""`Base.source` when the day is the file's first commit: possibly the day a store was copied into a new repository."""
+
+
 @dataclass(frozen=True)
 class Base:
     """The day a relative date was most likely written, counted from: where that day came from, and whether it can
@@ -102,7 +106,7 @@ def base_for(text: str, line: int, known: WritingDates, *, name: str = "", file_
         return Base(None, f"front matter {keys} say {first.isoformat()} to {last.isoformat()}", False)
     if known.first_commit is not None:
         if known.last_commit is None or known.last_commit == known.first_commit:
-            return Base(known.first_commit, "the file's first commit", True)
+            return Base(known.first_commit, FIRST_COMMIT, True)
         return Base(
             None,
             f"the file was committed on {known.first_commit.isoformat()} and changed on {known.last_commit.isoformat()}",

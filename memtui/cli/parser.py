@@ -117,7 +117,7 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--date",
         metavar="YYYY-MM-DD",
-        help="the date to write, not after today (default: counted from the day the phrase was written, when that"
+        help="the date to write (default: counted from the day the phrase was written, when that"
         " is known: a dated heading above it, a date in its name, its front-matter dates, else its first commit)",
     )
 

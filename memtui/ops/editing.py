@@ -161,8 +161,8 @@ def fix_date(
 
     The date it meant is the one `check` offers (`dates.dated_phrases`): counted from a dated heading above the
     phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
-    (a file memtui's init put under git, a copy with only its mtime) or the date would be after today, nothing is
-    written unless `date` is given; a given date after today is refused too. The summary says which day it was
+    (a file memtui's init put under git, a copy with only its mtime), or it is only the file's first commit and the
+    date would be after today, nothing is written unless `date` is given. The summary says which day it was
     counted from; `OpResult.shown` holds the line before and after.
     """
     with decision(store, allow_secret=allow_secret, today=today) as txn:
@@ -185,15 +185,15 @@ def fix_date(
             raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
         hit = wanted[0]
         base = hit.base
-        if date is not None and date > txn.today:
-            raise OpError(
-                f"{memory.path}: {date.isoformat()} is after today ({txn.today.isoformat()}); memtui writes no "
-                f"future date for {hit.phrase!r} — edit the memory if it plans something ahead"
-            )
         replacement = date.isoformat() if date else hit.replacement
         if replacement is None:
             if hit.withheld:
-                why = f"counted from {base.date} ({base.source}) it is {hit.withheld}, after today" if base else ""
+                why = (
+                    f"counted from {base.date} ({base.source}, perhaps the day it was copied) it is {hit.withheld}, "
+                    "after today"
+                    if base
+                    else ""
+                )
             else:
                 why = f"when it was written is not known: {base.source}" if base else "when it was written is not known"
             raise OpError(f"{memory.path}: no date for {hit.phrase!r} ({why}); give the date it meant with --date")

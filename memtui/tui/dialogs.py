@@ -417,7 +417,8 @@ class FixDateDialog(ModalScreen[dt.date | None]):
 
 def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | None) -> FixDateDialog:
     """The fix-date dialog for a relative-date finding: the line it is on (the finding's, else the first holding the
-    phrase), the date it offers (none when the day it was written is not known or the date is in the future) and
+    phrase), the date it offers (none when the day it was written is not known, or is only the first commit and the
+    date is in the future) and
     the day it was counted from."""
     phrase = str(details.get("phrase") or "")
     suggestion = str(details.get("suggestion") or "")
@@ -427,7 +428,8 @@ def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | N
     base, source = details.get("base"), str(details.get("base_source") or "")
     if details.get("after_today"):
         said = (
-            f"counted from {base} ({source}) it is {details['after_today']}, after today: memtui writes no future date"
+            f"counted from {base} ({source}, perhaps the day it was copied) it is {details['after_today']}, after "
+            "today: type the date it meant"
         )
     elif base and details.get("base_certain"):
         meant = "" if suggestion else f"; it names a range, {details.get('replacement')}: type the day to write"
