@@ -24,6 +24,8 @@ class Preview(VerticalScroll):
 
     def __init__(self) -> None:
         super().__init__(id="preview", can_focus=True)
+        self._body_shown: tuple[str | None, str] | None = (None, "")
+        """The memory path and Markdown the body shows in full; None while it is being replaced."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-fields")
@@ -39,23 +41,38 @@ class Preview(VerticalScroll):
         """Draw this memory (None: nothing selected)."""
         await asyncio.sleep(0.05)  # a newer selection cancels this one: fast scrolling renders once
         fields = self.query_one("#preview-fields", Static)
-        body = self.query_one("#preview-body", Markdown)
         findings = self.query_one("#preview-findings", Static)
         history = self.query_one("#preview-history", Static)
         if memory is None or ws is None:
             fields.update(Content("No memory selected"))
-            await body.update("")
+            await self._draw_body(None, "")
             findings.update("")
             history.update("")
             return
         fields.update(fields_of(memory, ws))
-        await body.update(render.clean(redacted(memory.body if not memory.is_malformed else memory.text or "")))
+        await self._draw_body(
+            memory.path, render.clean(redacted(memory.body if not memory.is_malformed else memory.text or ""))
+        )
         found = ws.findings_for(memory.path)
         if found:
             findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))
         else:
             findings.update(Content.styled("No findings" if ws.analysed else "Analysing…", "dim"))
         self._load_history(memory, ws)
+
+    async def _draw_body(self, path: str | None, markdown: str) -> None:
+        """The body as this Markdown; nothing to do when it shows it in full already (a re-read of the store)."""
+        if (path, markdown) == self._body_shown:
+            return
+        self._body_shown = None
+        body = self.query_one("#preview-body", Markdown)
+        # Markdown.update removes the old blocks by awaiting their message loops. A newer selection cancels this
+        # worker; landing there, the cancel reached those loops while the app's own message loop was waiting on
+        # them, and that loop ended: memtui quit with exit code 0 (the trial's fast j presses on a real store).
+        # Removed here, out of the cancel's reach, the update has nothing to remove and may be cancelled anywhere.
+        await asyncio.shield(body.remove_children())
+        await body.update(markdown)
+        self._body_shown = (path, markdown)
 
     @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
     def _load_history(self, memory: Memory, ws: Workspace) -> None:

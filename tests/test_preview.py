@@ -1,0 +1,70 @@
+"""The main screen's preview through Pilot: it follows the selection however fast it moves, and never ends the app."""
+
+from __future__ import annotations
+
+import asyncio
+import datetime as dt
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+from textual.widgets import Markdown
+
+from memtui.tui.app import MemtuiApp
+from memtui.tui.pilot import settle
+from memtui.tui.widgets import MemoryPane
+
+TODAY = dt.date(2026, 11, 30)
+SIZE = (140, 40)
+
+
+def make_app(store: Path) -> MemtuiApp:
+    return MemtuiApp(store, today=TODAY, watch_interval=0)
+
+
+def long_memory(i: int) -> str:
+    """A long project memory whose Markdown nests deeply (quotes in quotes, lists in lists): taking its blocks down
+    takes many turns of the event loop, as the long notes of a real store do."""
+    deep = "\n".join("> " * depth + f"level {depth}" for depth in range(1, 13))
+    sections = [f"## Section {j}\n\n- point {j}\n  - detail {j}\n\n{deep}" for j in range(10)]
+    body = f"# Long memory {i}\n\n" + "\n\n".join(sections)
+    return f"---\nname: long_{i:02}\ndescription: long memory {i}\ntype: project\n---\n\n{body}\n"
+
+
+async def until(condition: Callable[[], bool], seconds: float = 60) -> bool:
+    """Give the event loop turns until the condition holds (bounded). Pilot's own waits cannot be used here: they
+    wait for every widget's queue to drain, past the moment the test is looking for."""
+    deadline = time.monotonic() + seconds
+    while not condition():
+        if time.monotonic() > deadline:
+            return False
+        await asyncio.sleep(0)  # one turn of the loop, not a timed wait
+    return True
+
+
+def preview_path(app: MemtuiApp) -> str:
+    return str(app.query_one("#preview-fields").render()).splitlines()[0]
+
+
+async def test_moving_while_the_preview_takes_a_long_memory_down_never_ends_the_app(
+    make_store: Callable[..., Path],
+) -> None:
+    """The trial's crash: a new selection cancelled the preview while Textual's Markdown was removing the last
+    memory's blocks; the cancel reached the app's own wait on that removal and the app quit with exit code 0."""
+    store = make_store({f"project_long_{i:02}.md": long_memory(i) for i in range(8)}, in_git=True)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        pane = app.query_one("#pane-project", MemoryPane)
+        body = app.query_one("#preview-body", Markdown)
+        for row in range(1, 8):
+            pane.move_cursor(row=row, animate=False)
+            # the next move lands while the blocks of the memory on screen are closing
+            assert await until(lambda: any(block._closing for block in body.children)), f"row {row}"
+        await settle(app, pilot, seconds=60)
+        assert app.is_running and app.return_code is None
+        assert app.main_screen.selected().path == "project_long_07.md"  # type: ignore[union-attr]
+        assert preview_path(app) == "project_long_07.md"
+        assert body.source.strip().startswith("# Long memory 7") and body.children
