@@ -68,3 +68,32 @@ async def test_moving_while_the_preview_takes_a_long_memory_down_never_ends_the_
         assert app.main_screen.selected().path == "project_long_07.md"  # type: ignore[union-attr]
         assert preview_path(app) == "project_long_07.md"
         assert body.source.strip().startswith("# Long memory 7") and body.children
+
+
+async def test_another_memory_is_shown_from_its_top(make_store: Callable[..., Path]) -> None:
+    tagged = "\n".join(f"tag_{k}: value {k}" for k in range(80))  # a head taller than the scroll below it
+    store = make_store(
+        {
+            "project_long_00.md": long_memory(0),
+            "project_long_01.md": long_memory(1).replace("type: project\n", f"type: project\n{tagged}\n"),
+        },
+        in_git=True,
+    )
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("3")
+        await settle(app, pilot)
+        preview = app.query_one("#preview")
+        await pilot.press("0", "pagedown")
+        await settle(app, pilot)
+        assert preview.scroll_y > 0
+        await pilot.press("3", "j")
+        await settle(app, pilot)
+        assert preview_path(app) == "project_long_01.md" and preview.scroll_y == 0
+        await pilot.press("0", "pagedown")
+        await settle(app, pilot)
+        scrolled = preview.scroll_y
+        app.main_screen.store_changed()  # the same memory read again stays where the person scrolled
+        await settle(app, pilot)
+        assert scrolled > 0 and preview.scroll_y == scrolled

@@ -26,6 +26,8 @@ class Preview(VerticalScroll):
         super().__init__(id="preview", can_focus=True)
         self._body_shown: tuple[str | None, str] | None = (None, "")
         """The memory path and Markdown the body shows in full; None while it is being replaced."""
+        self._path: str | None = None
+        """The memory shown (a different one is shown from its top)."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-fields")
@@ -43,6 +45,10 @@ class Preview(VerticalScroll):
         fields = self.query_one("#preview-fields", Static)
         findings = self.query_one("#preview-findings", Static)
         history = self.query_one("#preview-history", Static)
+        path = memory.path if memory is not None and ws is not None else None
+        if path != self._path:
+            self._path = path
+            self.scroll_home(animate=False)
         if memory is None or ws is None:
             fields.update(Content("No memory selected"))
             await self._draw_body(None, "")
