@@ -11,7 +11,7 @@ from pathlib import Path
 from textual.widgets import Markdown
 
 from memtui.tui.app import MemtuiApp
-from memtui.tui.pilot import settle
+from memtui.tui.pilot import select_memory, settle
 from memtui.tui.widgets import MemoryPane
 
 TODAY = dt.date(2026, 11, 30)
@@ -97,3 +97,29 @@ async def test_another_memory_is_shown_from_its_top(make_store: Callable[..., Pa
         app.main_screen.store_changed()  # the same memory read again stays where the person scrolled
         await settle(app, pilot)
         assert scrolled > 0 and preview.scroll_y == scrolled
+
+
+async def test_a_malformed_memory_is_shown_as_written_with_its_error(tmp_path: Path) -> None:
+    from memtui.demo import make_demo_store
+    from memtui.demo.content import MALFORMED_NAME
+
+    demo = make_demo_store(TODAY, parent=tmp_path)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select_memory(app, pilot, MALFORMED_NAME)
+        await settle(app, pilot)
+        raw = app.query_one("#preview-raw")
+        body = app.query_one("#preview-body", Markdown)
+        fields = str(app.query_one("#preview-fields").render())
+        assert "malformed: front matter is never closed" in fields
+        shown = str(raw.render()).splitlines()
+        assert raw.display and shown[0] == "As written (not rendered: it could not be parsed)"
+        # every line exactly as in the file, numbered; none of it read as Markdown (the first line is no rule)
+        assert shown[1:] == [
+            f"{n} │ {line}" for n, line in enumerate((demo / MALFORMED_NAME).read_text().splitlines(), 1)
+        ]
+        assert body.source == "" and not body.children
+        await select_memory(app, pilot, "session_notes.md")
+        await settle(app, pilot)
+        assert not raw.display and "webhook" in body.source

@@ -31,6 +31,7 @@ class Preview(VerticalScroll):
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-fields")
+        yield Static(id="preview-raw")
         yield Markdown(id="preview-body")
         yield Static(id="preview-findings")
         yield Static(id="preview-history")
@@ -43,12 +44,14 @@ class Preview(VerticalScroll):
         """Draw this memory (None: nothing selected)."""
         await asyncio.sleep(0.05)  # a newer selection cancels this one: fast scrolling renders once
         fields = self.query_one("#preview-fields", Static)
+        raw = self.query_one("#preview-raw", Static)
         findings = self.query_one("#preview-findings", Static)
         history = self.query_one("#preview-history", Static)
         path = memory.path if memory is not None and ws is not None else None
         if path != self._path:
             self._path = path
             self.scroll_home(animate=False)
+        raw.display = memory is not None and ws is not None and memory.is_malformed
         if memory is None or ws is None:
             fields.update(Content("No memory selected"))
             await self._draw_body(None, "")
@@ -56,9 +59,11 @@ class Preview(VerticalScroll):
             history.update("")
             return
         fields.update(fields_of(memory, ws))
-        await self._draw_body(
-            memory.path, render.clean(redacted(memory.body if not memory.is_malformed else memory.text or ""))
-        )
+        if memory.is_malformed:
+            raw.update(raw_text(memory))
+            await self._draw_body(memory.path, "")
+        else:
+            await self._draw_body(memory.path, render.clean(redacted(memory.body)))
         found = ws.findings_for(memory.path)
         if found:
             findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))
@@ -131,3 +136,15 @@ def fields_of(memory: Memory, ws: Workspace) -> Content:
     if not memory.has_frontmatter and not memory.is_malformed:
         lines.append(render.styled("no front matter", "badge-unknown"))
     return Content("\n").join(lines)
+
+
+def raw_text(memory: Memory) -> Content:
+    """A file that could not be parsed, as written: numbered plain lines (its Markdown would be a guess)."""
+    lines = redacted(memory.text or "").splitlines() or [""]
+    width = len(str(len(lines)))
+    head = Content.styled("As written (not rendered: it could not be parsed)", "bold")
+    numbered = [
+        Content.assemble(render.styled(f"{n:>{width}} │ ", "badge-unknown"), render.plain(line))
+        for n, line in enumerate(lines, 1)
+    ]
+    return Content("\n").join([head, *numbered])
