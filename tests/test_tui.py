@@ -785,3 +785,29 @@ async def test_a_main_screen_told_of_the_store_before_it_composed_fills_its_pane
         await pilot.pause()
         panes = {p.group: p for p in late.query(MemoryPane)}
         assert panes["user"].row_count == 5 and panes["user"].border_title == "[1] User (5)"
+
+
+async def test_after_an_archive_the_cursor_stays_in_place_on_the_next_memory(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        pane = await select(app, pilot, "feedback_use_npm.md")
+        keys = _keys(pane)
+        row = keys.index("feedback_use_npm.md")
+        assert 0 < row < len(keys) - 1
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not (demo / "feedback_use_npm.md").exists()
+        assert pane.cursor_row == row and app.main_screen.selected().path == keys[row + 1]  # type: ignore[union-attr]
+        assert str(app.query_one("#preview-fields").render()).startswith(keys[row + 1])
+        # the last one archived: the one before it takes the cursor
+        await select(app, pilot, keys[-1])
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        await pilot.press(*"gone", "enter")
+        await settle(app, pilot)
+        assert not (demo / keys[-1]).exists()
+        assert app.main_screen.selected().path == keys[-2] and pane.cursor_row == len(keys) - 3  # type: ignore[union-attr]

@@ -213,7 +213,9 @@ class MainScreen(Screen[None]):
         hay = f"{memory.name}\n{memory.description}\n{memory.path}\n{memory.body}".casefold()
         return needle in hay
 
-    def _fill_panes(self) -> None:
+    def _fill_panes(self, *, from_top: bool = False) -> None:
+        """Draw every pane; a selected memory that left its pane leaves the cursor in its place (archived: the next
+        one, or the one before when it was the last), or on the first row when `from_top` (a new filter)."""
         ws = self.ws
         if ws is None:
             return
@@ -240,7 +242,7 @@ class MainScreen(Screen[None]):
                 )
                 for m in shown
             ]
-            pane.fill(rows, totals[group], keep)
+            pane.fill(rows, totals[group], keep, None if from_top else pane.cursor_row)
         self._order = order
         self._update_tabs()
 
@@ -379,7 +381,7 @@ class MainScreen(Screen[None]):
     async def _apply_filter(self, text: str) -> None:
         await asyncio.sleep(0.06)  # typing fast filters once
         self.filter_text = text.strip()
-        self._fill_panes()
+        self._fill_panes(from_top=True)
         self.update_header()
 
     @on(Input.Submitted, "#filter")
