@@ -8,7 +8,7 @@ import time
 from collections.abc import Callable
 from pathlib import Path
 
-from textual.widgets import Markdown
+from textual.widgets import Input, Markdown
 
 from memtui.tui.app import MemtuiApp
 from memtui.tui.pilot import select_memory, settle
@@ -123,3 +123,30 @@ async def test_a_malformed_memory_is_shown_as_written_with_its_error(tmp_path: P
         await select_memory(app, pilot, "session_notes.md")
         await settle(app, pilot)
         assert not raw.display and "webhook" in body.source
+
+
+async def test_the_preview_follows_the_filter_as_it_is_typed(tmp_path: Path) -> None:
+    from memtui.demo import make_demo_store
+
+    demo = make_demo_store(TODAY, parent=tmp_path)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert preview_path(app) == "feedback_api_pagination.md"
+        await pilot.press("slash", *"bun")
+        await settle(app, pilot)  # the filter and the preview wait out their typing pauses in workers
+        assert isinstance(app.focused, Input)
+        assert preview_path(app) == "feedback_use_bun.md"
+        assert "bun" in app.query_one("#preview-body", Markdown).source
+        # no match left in the pane being read: the preview follows the first pane that has one
+        await pilot.press(*["backspace"] * 3, *"grafana")
+        await settle(app, pilot)
+        assert app.main_screen.current_pane().group == "reference"
+        assert preview_path(app) == app.main_screen.selected().path == "reference_grafana.md"  # type: ignore[union-attr]
+        history = str(app.query_one("#preview-history").render())
+        assert history.startswith("History")
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.focused is app.main_screen.current_pane() and preview_path(app) == "reference_grafana.md"

@@ -300,6 +300,7 @@ class MainScreen(Screen[None]):
             pane.update_subtitle()
             if pane.has_focus:
                 self._set_current(pane.group)
+            if pane.group == self._focused_group:  # focused, or the filter is being typed
                 self._show_preview()
 
     def on_descendant_focus(self, event: object) -> None:
@@ -383,6 +384,11 @@ class MainScreen(Screen[None]):
         self.filter_text = text.strip()
         self._fill_panes(from_top=True)
         self.update_header()
+        if not self.current_pane().row_count:  # the preview follows the first pane that has a match
+            shown = next((p for p in self.query(MemoryPane) if p.row_count), None)
+            if shown is not None:
+                self._set_current(shown.group)
+        self._show_preview()
 
     @on(Input.Submitted, "#filter")
     def _filter_kept(self) -> None:
