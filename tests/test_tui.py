@@ -866,3 +866,29 @@ async def test_fix_date_shows_the_line_before_and_after_and_proposes_no_date_it_
         await settle(app, pilot)
         assert "Deploy freeze starts 2026-11-02." in (top / "memory" / "project_f.md").read_text()
         assert head(top / "memory")["Memtui-Action"] == ["fix-date"]
+
+
+async def test_after_an_archive_the_cursor_stays_in_place_on_the_next_memory(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        pane = await select(app, pilot, "feedback_use_npm.md")
+        keys = _keys(pane)
+        row = keys.index("feedback_use_npm.md")
+        assert 0 < row < len(keys) - 1
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert not (demo / "feedback_use_npm.md").exists()
+        assert pane.cursor_row == row and app.main_screen.selected().path == keys[row + 1]  # type: ignore[union-attr]
+        assert str(app.query_one("#preview-fields").render()).startswith(keys[row + 1])
+        # the last one archived: the one before it takes the cursor
+        await select(app, pilot, keys[-1])
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        await pilot.press(*"gone", "enter")
+        await settle(app, pilot)
+        assert not (demo / keys[-1]).exists()
+        assert app.main_screen.selected().path == keys[-2] and pane.cursor_row == len(keys) - 3  # type: ignore[union-attr]

@@ -213,7 +213,9 @@ class MainScreen(Screen[None]):
         hay = f"{memory.name}\n{memory.description}\n{memory.path}\n{memory.body}".casefold()
         return needle in hay
 
-    def _fill_panes(self) -> None:
+    def _fill_panes(self, *, from_top: bool = False) -> None:
+        """Draw every pane; a selected memory that left its pane leaves the cursor in its place (archived: the next
+        one, or the one before when it was the last), or on the first row when `from_top` (a new filter)."""
         ws = self.ws
         if ws is None:
             return
@@ -240,7 +242,7 @@ class MainScreen(Screen[None]):
                 )
                 for m in shown
             ]
-            pane.fill(rows, totals[group], keep)
+            pane.fill(rows, totals[group], keep, None if from_top else pane.cursor_row)
         self._order = order
         self._update_tabs()
 
@@ -298,6 +300,7 @@ class MainScreen(Screen[None]):
             pane.update_subtitle()
             if pane.has_focus:
                 self._set_current(pane.group)
+            if pane.group == self._focused_group:  # focused, or the filter is being typed
                 self._show_preview()
 
     def on_descendant_focus(self, event: object) -> None:
@@ -379,8 +382,13 @@ class MainScreen(Screen[None]):
     async def _apply_filter(self, text: str) -> None:
         await asyncio.sleep(0.06)  # typing fast filters once
         self.filter_text = text.strip()
-        self._fill_panes()
+        self._fill_panes(from_top=True)
         self.update_header()
+        if not self.current_pane().row_count:  # the preview follows the first pane that has a match
+            shown = next((p for p in self.query(MemoryPane) if p.row_count), None)
+            if shown is not None:
+                self._set_current(shown.group)
+        self._show_preview()
 
     @on(Input.Submitted, "#filter")
     def _filter_kept(self) -> None:

@@ -25,9 +25,16 @@ class Preview(VerticalScroll):
 
     def __init__(self) -> None:
         super().__init__(id="preview", can_focus=True)
+        self._body_shown: tuple[str | None, str] | None = (None, "")
+        """The memory path and Markdown the body shows in full; None while it is being replaced."""
+        self._path: str | None = None
+        """The memory shown (a different one is shown from its top)."""
+        self._drawing = 0
+        """Counts the drawings; a history read answers only the drawing that asked for it."""
 
     def compose(self) -> ComposeResult:
         yield Static(id="preview-fields")
+        yield Static(id="preview-raw")
         yield Markdown(id="preview-body")
         yield Static(id="preview-findings")
         yield Static(id="preview-history")
@@ -39,27 +46,54 @@ class Preview(VerticalScroll):
     async def show(self, memory: Memory | None, ws: Workspace | None) -> None:
         """Draw this memory (None: nothing selected)."""
         await asyncio.sleep(0.05)  # a newer selection cancels this one: fast scrolling renders once
+        self._drawing += 1
         fields = self.query_one("#preview-fields", Static)
-        body = self.query_one("#preview-body", Markdown)
+        raw = self.query_one("#preview-raw", Static)
         findings = self.query_one("#preview-findings", Static)
         history = self.query_one("#preview-history", Static)
+        path = memory.path if memory is not None and ws is not None else None
+        if path != self._path:
+            self._path = path
+            self.scroll_home(animate=False)
+            history.update("")  # not the last memory's history while this one's is read
+        raw.display = memory is not None and ws is not None and memory.is_malformed
         if memory is None or ws is None:
             fields.update(Content("No memory selected"))
-            await body.update("")
             findings.update("")
-            history.update("")
+            await self._draw_body(None, "")
             return
+        # the head, findings and history first: the body of a long memory takes a while
         fields.update(fields_of(memory, ws))
-        await body.update(render.clean(redacted(memory.body if not memory.is_malformed else memory.text or "")))
         found = ws.findings_for(memory.path)
         if found:
             findings.update(Content("\n").join([Content.styled("Findings", "bold"), *map(render.finding_line, found)]))
         else:
             findings.update(Content.styled("No findings" if ws.analysed else "Analysing…", "dim"))
-        self._load_history(memory, ws)
+        self._load_history(memory, ws, self._drawing)
+        if memory.is_malformed:
+            raw.update(raw_text(memory))
+            await self._draw_body(memory.path, "")
+        else:
+            await self._draw_body(memory.path, render.clean(redacted(memory.body)))
+
+    async def _draw_body(self, path: str | None, markdown: str) -> None:
+        """The body as this Markdown; nothing to do when it shows it in full already (a re-read of the store)."""
+        if (path, markdown) == self._body_shown:
+            return
+        self._body_shown = None
+        body = self.query_one("#preview-body", Markdown)
+        body.display = False  # never the last memory's text under this one's head
+        # Markdown.update removes the old blocks by awaiting their message loops. A newer selection cancels this
+        # worker; landing there, the cancel reached those loops while the app's own message loop was waiting on
+        # them, and that loop ended: memtui quit with exit code 0 (the trial's fast j presses on a real store).
+        # Removed here, out of the cancel's reach, the update has nothing to remove and may be cancelled anywhere.
+        await asyncio.shield(body.remove_children())
+        await body.update(markdown)
+        body.display = True
+        self._body_shown = (path, markdown)
 
     @work(thread=True, exclusive=True, group="memory-history", exit_on_error=False, description="Reading history")
-    def _load_history(self, memory: Memory, ws: Workspace) -> None:
+    def _load_history(self, memory: Memory, ws: Workspace, drawing: int) -> None:
         events, context = ws.history_in_context(memory)
         undone = undone_commits(context)
         lines = [Content.styled("History", "bold")]
@@ -75,7 +109,11 @@ class Preview(VerticalScroll):
                 text += " (undone)"
             lines.append(render.plain(text))
         content = Content("\n").join(lines)
-        self.post_message(ThreadSaid(lambda: self.query_one("#preview-history", Static).update(content)))
+        self.post_message(ThreadSaid(lambda: self._show_history(drawing, content)))
+
+    def _show_history(self, drawing: int, content: Content) -> None:
+        if drawing == self._drawing:  # a read for an earlier drawing finishing late is not what is shown now
+            self.query_one("#preview-history", Static).update(content)
 
     @on(ThreadSaid)
     def _thread_said(self, message: ThreadSaid) -> None:
@@ -109,3 +147,15 @@ def fields_of(memory: Memory, ws: Workspace) -> Content:
     if not memory.has_frontmatter and not memory.is_malformed:
         lines.append(render.styled("no front matter", "badge-unknown"))
     return Content("\n").join(lines)
+
+
+def raw_text(memory: Memory) -> Content:
+    """A file that could not be parsed, as written: numbered plain lines (its Markdown would be a guess)."""
+    lines = redacted(memory.text or "").splitlines() or [""]
+    width = len(str(len(lines)))
+    head = Content.styled("As written (not rendered: it could not be parsed)", "bold")
+    numbered = [
+        Content.assemble(render.styled(f"{n:>{width}} │ ", "badge-unknown"), render.plain(line))
+        for n, line in enumerate(lines, 1)
+    ]
+    return Content("\n").join([head, *numbered])

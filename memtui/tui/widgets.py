@@ -157,8 +157,11 @@ class MemoryPane(DataTable[Content]):
     FIRST_ROWS = 200
     """Rows added before the first paint; the rest follow right after, so big stores show at once."""
 
-    def fill(self, rows: list[tuple[str, tuple[Content, ...]]], total: int, keep: str | None) -> None:
-        """Replace the rows, keeping the cursor on `keep` when it is still there (nothing, when they are the same)."""
+    def fill(
+        self, rows: list[tuple[str, tuple[Content, ...]]], total: int, keep: str | None, at: int | None = None
+    ) -> None:
+        """Replace the rows, keeping the cursor on `keep` when it is still there, else on row `at` (the memory now in
+        its place, or the last) or the first (nothing, when the rows are the same)."""
         shown = (total, [(key, [(c.plain, tuple(c.spans)) for c in cells]) for key, cells in rows])
         if shown == self._shown:
             return
@@ -171,29 +174,34 @@ class MemoryPane(DataTable[Content]):
         self.set_title(len(rows), total)
         self.total = total
         if len(rows) > self.FIRST_ROWS:
-            self.call_after_refresh(self._add_rest, rows[self.FIRST_ROWS :], keep, self._generation)
+            self.call_after_refresh(self._add_rest, rows[self.FIRST_ROWS :], keep, at, self._generation)
         else:
-            self._restore(keep)
+            self._restore(keep, at)
 
     BATCH_ROWS = 400
     """Rows added per frame after the first paint, so a key press never waits behind a big fill."""
 
-    def _add_rest(self, rows: list[tuple[str, tuple[Content, ...]]], keep: str | None, generation: int) -> None:
+    def _add_rest(
+        self, rows: list[tuple[str, tuple[Content, ...]]], keep: str | None, at: int | None, generation: int
+    ) -> None:
         if generation != self._generation:
             return  # a newer fill replaced these rows
         for key, cells in rows[: self.BATCH_ROWS]:
             self.add_row(*cells, key=key)
         if len(rows) > self.BATCH_ROWS:
-            self.call_after_refresh(self._add_rest, rows[self.BATCH_ROWS :], keep, generation)
+            self.call_after_refresh(self._add_rest, rows[self.BATCH_ROWS :], keep, at, generation)
         else:
-            self._restore(keep)
+            self._restore(keep, at)
 
-    def _restore(self, keep: str | None) -> None:
+    def _restore(self, keep: str | None, at: int | None) -> None:
+        row = None
         if keep is not None:
             try:
-                self.move_cursor(row=self.get_row_index(keep), animate=False)
+                row = self.get_row_index(keep)
             except Exception:  # the memory left this pane (archived, filtered out)
-                pass
+                row = None if at is None else min(at, self.row_count - 1)
+        if row is not None and row >= 0:
+            self.move_cursor(row=row, animate=False)
         self.update_subtitle()
 
     def update_subtitle(self) -> None:
