@@ -99,3 +99,33 @@ def test_quitting_the_demo_says_whether_its_copy_is_gone_or_where_it_is_kept(tmp
     assert f"the demo store is kept in {store}; open it again with: memtui {store}" in out.stdout
     assert (store / "MEMORY.md").is_file() and (keep / "atlas" / ".git").is_dir()
     assert _demos(tmp_path) == []
+
+
+# An error the app stops on, injected into the real command: Textual prints it and sets return_code 1, which
+# memtui returned as 0, so a crash (the preview's cancelled removal once) looked like a person quitting.
+_CRASH_AT_START = """
+import sys
+import memtui.tui.app as screen
+
+class Stops(screen.MemtuiApp):
+    def on_mount(self) -> None:
+        raise RuntimeError("stopped on purpose")
+
+screen.MemtuiApp = Stops
+from memtui.cli import main
+sys.exit(main(sys.argv[1:]))
+"""
+
+
+def test_the_tui_stopping_on_an_error_exits_non_zero_and_says_so(tmp_path: Path) -> None:
+    env = {**os.environ, "TMPDIR": str(tmp_path), "PYTHONIOENCODING": "utf-8", **_quit_at_once()}
+    script = tmp_path / "crash_at_start.py"  # a file: Textual reads an app class's source file
+    script.write_text(_CRASH_AT_START, encoding="utf-8")
+    crashed = subprocess.run(
+        [sys.executable, str(script), "--demo"], capture_output=True, text=True, timeout=120, env=env
+    )
+    assert crashed.returncode == 1, crashed.stdout + crashed.stderr
+    assert "the screen stopped on an error (exit code 1" in crashed.stderr
+    quit_ = _run(tmp_path, "--demo", **_quit_at_once())
+    assert quit_.returncode == 0 and "stopped on an error" not in quit_.stderr, quit_.stderr
+    assert _demos(tmp_path) == []

@@ -31,25 +31,31 @@ def run_tui(args: argparse.Namespace) -> int:
         return EXIT_OK
     today = _today(args.today) if args.today else None
     if args.demo is None:
-        _open(_store_path(args.store), today, args.theme)
-        return EXIT_OK
+        return _open(_store_path(args.store), today, args.theme)
     with demo_copy(args.demo, today) as path:
-        _open(path, today, args.theme)
+        code = _open(path, today, args.theme)
     if args.demo:
         again = _safe(shlex.quote(str(path)))
         print(f"memtui: the demo store is kept in {_safe(str(path))}; open it again with: memtui {again}")
     else:
         print("memtui: the demo store was a temporary copy and is deleted now; `memtui --demo DIR` keeps one in DIR")
-    return EXIT_OK
+    return code
 
 
-def _open(path: Path, today: dt.date | None, theme: str | None) -> None:
+def _open(path: Path, today: dt.date | None, theme: str | None) -> int:
+    """Run the app on a store; its exit code: 0 when the person quit, non-zero when the app stopped on an error
+    (Textual has printed it), so a crash is never reported as a normal exit."""
     from memtui.core.store import detect_layout
 
     detect_layout(path)  # fail with a clear message before the screen takes over
     from memtui.tui.app import MemtuiApp
 
-    MemtuiApp(path, today=today, theme=theme).run()
+    app = MemtuiApp(path, today=today, theme=theme)
+    app.run()
+    code = app.return_code or 0
+    if code:
+        print(f"memtui: the screen stopped on an error (exit code {code}, shown above)", file=sys.stderr)
+    return code
 
 
 def report_error(exc: MemtuiError) -> int:
