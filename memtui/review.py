@@ -68,7 +68,10 @@ def revoked_only(events: Sequence[Event]) -> list[Event]:
             restored.update(e.memories)
         elif e.action in REVOKING and not is_duplicate_archive(e):
             archived_to = set(e.trailers.get("Memtui-Archived-To", []))
-            if (archived_to & restored) or (set(e.memories) & restored and e.action == "archive"):
+            # an archive is back once its memory is; a merge once every memory it merged away is
+            memories = set(e.memories)
+            back = bool(memories & restored) if e.action == "archive" else bool(memories) and memories <= restored
+            if (archived_to & restored) or back:
                 continue
             out.append(e)
     return out

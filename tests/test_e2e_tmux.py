@@ -95,7 +95,7 @@ def test_review_in_a_real_terminal_shows_its_own_keys_and_moves_on_only_after_th
         assert "approve" not in screen.lower()  # a pair card: only the pair's keys
         tmux("send-keys", "-t", session, "?")
         screen = wait_for(session, "Keys · review")
-        assert "Skip" in screen and "focus User" not in screen
+        assert "Keep both — " in screen and "focus User" not in screen  # each key with what it does
         tmux("send-keys", "-t", session, "Escape")
         time.sleep(0.3)
         tmux("send-keys", "-t", session, "a")

@@ -78,7 +78,7 @@ async def test_the_queue_is_in_groups_with_counts_and_the_header_says_where_you_
         assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards)} left")
         await pilot.press("p")  # a step back, to the card just skipped
         assert screen.index == 1 and text_of(screen, "#card-header").startswith(f"pairs 2 / {pairs}")
-        await pilot.press("g")  # the next group
+        await pilot.press("n")  # the next group
         assert screen.current().group == "agent"  # type: ignore[union-attr]
         assert text_of(screen, "#card-header").startswith(f"agent 1 / {seen.count('agent')}")
         await pilot.press("4")  # the group numbered 4 in the bar
@@ -93,9 +93,9 @@ async def test_a_kind_filter_shows_one_group_and_cycles_back_to_all(demo: Path) 
         screen = await open_review(app, pilot)
         stale = [c for c in screen.cards if c.group == "stale"]
         for _ in range(4):  # pairs, agent, expired, stale
-            await pilot.press("k")
+            await pilot.press("slash")
         assert screen.only == "stale" and screen.current() == stale[0]
-        assert "only stale (k)" in text_of(screen, "#card-header")
+        assert "only stale (/)" in text_of(screen, "#card-header")
         visited = []
         while screen.only == "stale":
             visited.append(screen.current())
@@ -333,7 +333,7 @@ async def test_the_counts_tell_one_story_through_skips_jumps_a_decision_and_the_
         screen = await open_review(app, pilot)
         start = counts(app, screen)
         assert start[0] == len(screen.cards) and start[3]["pairs"] == (1, 7)
-        for keys, where in ((("s", "s"), "pairs 3 / 7"), (("4",), "stale 1 / "), (("g",), "secrets 1 / 1")):
+        for keys, where in ((("s", "s"), "pairs 3 / 7"), (("4",), "stale 1 / "), (("n",), "secrets 1 / 1")):
             await pilot.press(*keys)  # moving on decides nothing: no count moves, no group is renumbered
             await settle(app, pilot)
             assert text_of(screen, "#card-header").startswith(where) and counts(app, screen) == start

@@ -6,6 +6,7 @@ Over 400 lines because it holds every dialog: each is small, self-contained, and
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TypeVar
@@ -35,17 +36,37 @@ class MergeRequest:
 
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "space": "space", "enter": "enter"}
+_HELP_ROW = re.compile(r"^ (\S.*?) {2,}(\S.*)$")
+KEY_COLUMN = 14
+"""Columns of a help row's keys (`esc q`, `1 2 3 4 5`); what they do follows, wrapped under itself."""
+
+
+def help_line(keys: str, does: str) -> str:
+    """One row of a help text: a space, the keys, two spaces at least, then what they do (`HelpScreen` shows it as
+    a row whose second column wraps to the terminal's width)."""
+    return f" {keys:<{KEY_COLUMN}}  {does}"
 
 
 def help_text(bindings: Iterable[BindingType], notes: Sequence[str] = ()) -> str:
-    """A screen's help, made from its bindings (so it cannot drift from the keys), then free notes."""
+    """A screen's help, made from its bindings (so it cannot drift from the keys), then free notes (a paragraph
+    each). Each key says its footer label and, from the binding's tooltip, what it does in a sentence."""
     lines = []
     for b in bindings:
         if not isinstance(b, Binding):
             continue
-        keys = " ".join(_KEY_NAMES.get(k, k) for k in b.key.split(","))
-        lines.append(f" {keys:<14} {b.description}")
-    return "\n".join([*lines, "", *notes]).rstrip() + "\n"
+        keys = b.key_display or " ".join(_KEY_NAMES.get(k, k) for k in b.key.split(","))
+        lines.append(help_line(keys, f"{b.description} — {b.tooltip}" if b.tooltip else b.description))
+    return "\n".join([*lines, "", "\n\n".join(notes)]).rstrip() + "\n"
+
+
+def help_blocks(text: str) -> list[tuple[str, str] | str]:
+    """A help text as HelpScreen lays it out: `(keys, does)` for each key row, the other lines as paragraphs (an
+    empty string for a blank line)."""
+    blocks: list[tuple[str, str] | str] = []
+    for line in text.rstrip("\n").split("\n"):
+        row = _HELP_ROW.match(line)
+        blocks.append((row.group(1).strip(), row.group(2).strip()) if row else line.strip())
+    return blocks
 
 
 AnswerT = TypeVar("AnswerT")
@@ -439,36 +460,59 @@ def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | N
     return FixDateDialog(memory.title, phrase, context, suggestion, said)
 
 
-HELP = (
-    """\
-memtui — curate an agent's long-term memory. Every decision is a git commit.
-
- 1-4        focus User / Feedback / Project / Reference     5  other (untyped, malformed)
- 0          focus the preview          tab / shift+tab  cycle      ↑↓ j k  move
- /          filter every pane (enter keeps it, escape clears it)
- a          archive the selected memory (asks for the reason)
- space      mark (the header counts marks; a, v and m act on every marked memory)
- m          merge the marked memories (or the selected one with its duplicate)
- e          edit here     E  edit in $EDITOR (malformed files too)
- v          verify (still true)        f  fix a relative date (asks)
- u          undo the last decision     U  redo what the last undo reverted
- r          review queue               H  history of decisions (revoked rules)
- s          sort: name → age → freshness → findings            n / N  next / previous memory with a finding
- ctrl+r     reload the store           ctrl+p  command palette (acts on this screen)
- ?          this help                  q  quit
-
-A short terminal shows one pane at a time under a line of tabs (1-5 switch); a narrow one shows every key
-on one line. Over 120 columns each pane shows the age in days and the description.
-
-Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)
-Flags:  """
-    + LEGEND
-    + "\n"
+HELP = "\n".join(
+    [
+        "memtui — curate an agent's long-term memory. Every decision is a git commit you can undo.",
+        "",
+        help_line(
+            "1 2 3 4 5",
+            "Focus the User, Feedback, Project, Reference or Other pane (Other: untyped and malformed memories)",
+        ),
+        help_line("0", "Focus the preview, to scroll it"),
+        help_line("tab shift+tab", "Move the focus to the next or previous pane"),
+        help_line("↑ ↓ j k", "Move in a pane"),
+        help_line("g G", "Go to the first or last memory of the pane"),
+        help_line(
+            "/", "Filter every pane by name, description, file name and text (enter keeps the filter, escape clears it)"
+        ),
+        help_line(
+            "a",
+            "Archive: move the selected memory, or every marked one, out of what the agent loads; asks for the reason history will show",
+        ),
+        help_line(
+            "space", "Mark the selected memory; a, v and m then act on every marked memory (the header counts them)"
+        ),
+        help_line(
+            "m",
+            "Merge the marked memories, or the selected one with its duplicate, into one memory (a dialog shows them side by side)",
+        ),
+        help_line("e", "Edit the memory here (ctrl+s saves, escape cancels)"),
+        help_line("E", "Edit the memory in $EDITOR (malformed files too)"),
+        help_line("v", "Verify: the memory is still true; stamps last_verified, so it counts as fresh again"),
+        help_line("f", 'Fix a relative date such as "next Thursday": shows the line before and after, and asks first'),
+        help_line("u", "Undo the last decision (press again to undo the one before)"),
+        help_line("U", "Redo what the last undo reverted"),
+        help_line("r", "Open the review: everything that needs a decision, one card at a time (its own keys: ? there)"),
+        help_line("H", "Open the history of decisions, with the rules that were revoked"),
+        help_line("s", "Sort every pane: by name, then age, freshness, number of findings"),
+        help_line("n N", "Go to the next or previous memory with a finding, across panes"),
+        help_line("ctrl+r", "Read the store from disk again"),
+        help_line("ctrl+p", "Open the command palette: every action of this screen, and the theme switcher"),
+        help_line("?", "Show this help"),
+        help_line("q", "Quit"),
+        "",
+        "A short terminal shows one pane at a time under a line of tabs (the digits switch); a narrow one shows "
+        "every key on one line. Wider than 120 columns, each pane shows the age in days and the description.",
+        "",
+        "Badges: fresh · aging (past half its period) · stale · expired · standing (feedback never decays)",
+        "Flags: " + LEGEND,
+    ]
 )
 
 
 class HelpScreen(ModalScreen[None]):
-    """The keys of the screen it was opened from."""
+    """The keys of the screen it was opened from: a row per key whose sentence wraps to the terminal's width (under
+    itself, never under the keys), then the notes, each a paragraph that reflows."""
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help.close")]
 
@@ -481,7 +525,13 @@ class HelpScreen(ModalScreen[None]):
         with Vertical(classes="dialog wide"):
             yield Label(plain(self._title), classes="dialog-title")
             with VerticalScroll(id="help-scroll"):
-                yield Static(plain(self.text), id="help-text")
+                for block in help_blocks(self.text):
+                    if isinstance(block, tuple):
+                        with Horizontal(classes="help-row"):
+                            yield Static(plain(block[0]), classes="help-keys")
+                            yield Static(plain(block[1]), classes="help-does")
+                    else:
+                        yield Static(plain(block), classes="help-note")
 
     def on_mount(self) -> None:
         # focused, the list scrolls with the arrows, page keys, home and end on a terminal too short for it

@@ -19,7 +19,7 @@ from memtui.audit.repo import Event, StoreRepo
 from memtui.review import is_duplicate_archive, revoked_only, undone_commits
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome
-from memtui.tui.dialogs import HelpScreen, help_text
+from memtui.tui.dialogs import ConfirmDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, ThreadSaid, WorkspaceChanged
 from memtui.tui.render import cut
 
@@ -29,7 +29,7 @@ COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("repla
 
 class HistoryDetail(ModalScreen[str | None]):
     """A decision in full: the rule's text as it was before the commit, and the commit's diff. `R` on a retired
-    rule restores it (dismissed with "restore")."""
+    rule restores it (dismissed with "restore"); on a merge it brings back the memories merged away."""
 
     BINDINGS = [
         Binding("R", "restore", "Restore this rule", id="detail.restore"),
@@ -46,7 +46,16 @@ class HistoryDetail(ModalScreen[str | None]):
         e = self.event
         with Vertical(classes="dialog"):
             yield Label(render.plain(f"{e.action} · {e.memory} · {e.date[:10]} · {e.author}"), classes="dialog-title")
-            if archived_to(e):
+            if e.action == "merge":
+                into = _short(merged_into(e))
+                yield Static(
+                    render.styled(
+                        f"R brings back the memories merged away; the merged memory {into} stays as it is (u undoes "
+                        "the whole merge while it is the newest decision) · esc closes",
+                        "bold",
+                    )
+                )
+            elif archived_to(e):
                 yield Static(render.styled("R restores this rule (its file and its index line) · esc closes", "bold"))
             if e.reason:
                 yield Static(render.plain(f"Why: {e.reason}"))
@@ -64,37 +73,99 @@ class HistoryDetail(ModalScreen[str | None]):
 
     def action_restore(self) -> None:
         """Restore the retired rule shown (only an archive or merge can be restored)."""
-        if not archived_to(self.event):
+        if not restorable(self.event):
             self.notify("Only an archived or merged-away memory can be restored", severity="warning")
             return
         self.dismiss("restore")
 
 
 def archived_to(event: Event) -> list[str]:
-    """The archived files an archive (or merge) left, by name: what restoring it brings back."""
+    """The archived files an archive left, by name: what restoring it brings back. (A merge does not name them in
+    its trailers: `merged_away` reads them from its commit.)"""
     if event.action not in ("archive", "merge"):
         return []
     return [PurePosixPath(p).name for p in event.trailers.get("Memtui-Archived-To", []) if p]
+
+
+def restorable(event: Event) -> bool:
+    """Whether `R` can bring back what this decision retired: an archive, or the memories a merge merged away."""
+    return event.action == "merge" or bool(archived_to(event))
+
+
+def merged_into(event: Event) -> str:
+    """The memory a merge wrote (the one that stays when the memories merged away are restored)."""
+    return next(iter(event.trailers.get("Memtui-Merged-Into", [])), "")
+
+
+def merged_away(repo: StoreRepo, event: Event) -> list[str]:
+    """The archived files a merge left, relative to the archive (read from its commit: a merge's trailers name
+    the memories, not where they went): what restoring it brings back."""
+    archive = repo.rel(repo.layout.archive_dir).rstrip("/") + "/"
+    index = repo.rel(repo.layout.archive_index_path)
+    return [
+        path.removeprefix(archive)
+        for status, path in repo.commit_paths(event.commit)
+        if status == "A" and path.startswith(archive) and path != index
+    ]
 
 
 class HistoryScreen(Screen[None]):
     """memtui's events: action, memory, reason, successor, author, date."""
 
     BINDINGS = [
-        Binding("t", "toggle_revoked", "Revoked only", id="history.revoked"),
-        Binding("slash", "filter", "Filter", id="history.filter"),
-        Binding("enter", "open", "Open", id="history.open", show=False),
-        Binding("space", "mark", "Mark", id="history.mark", show=False),
-        Binding("R", "restore", "Restore", id="history.restore"),
-        Binding("U", "redo", "Redo", id="history.redo"),
-        Binding("question_mark", "help", "Help", id="history.help"),
-        Binding("escape,q,H", "leave", "Back", id="history.leave"),
+        Binding(
+            "t",
+            "toggle_revoked",
+            "Revoked only",
+            id="history.revoked",
+            tooltip="Show only the rules that were retired (archived or merged away and not brought back); again: "
+            "every decision.",
+        ),
+        Binding(
+            "slash",
+            "filter",
+            "Filter",
+            id="history.filter",
+            tooltip="Type to show only the decisions whose memory, reason, action or author holds the text (enter "
+            "keeps the filter, escape clears it).",
+        ),
+        Binding(
+            "enter",
+            "open",
+            "Open",
+            id="history.open",
+            show=False,
+            tooltip="Show the decision in full: the memory as it was before, and the commit.",
+        ),
+        Binding(
+            "space",
+            "mark",
+            "Mark",
+            id="history.mark",
+            show=False,
+            tooltip="Mark the archive under the cursor; R then restores every marked rule in one commit.",
+        ),
+        Binding(
+            "R",
+            "restore",
+            "Restore",
+            id="history.restore",
+            tooltip="Bring the retired rule back into what the agent loads (its file and its index line, one "
+            "commit). On a merge, bring back the memories merged away (asks first: the merged memory stays).",
+        ),
+        Binding("U", "redo", "Redo", id="history.redo", tooltip="Apply again what the last undo reverted."),
+        Binding("question_mark", "help", "Help", id="history.help", tooltip="List every key of this screen."),
+        Binding("escape,q,H", "leave", "Back", id="history.leave", tooltip="Back to the main screen."),
     ]
 
     HELP_NOTES = (
+        "The line under the list shows the selected decision whole: its memory, its reason and what replaced it.",
         "Undone decisions are struck through and marked (undone); an undo row names what it reverted.",
         "A duplicate archived beside its twin is shown as archive (duplicate) and is not a revoked rule.",
         "A redo is shown as the decision it applied again, marked (redo).",
+        "Restore is not undo: it brings retired memories back and leaves everything else as it is. To take a "
+        "decision back whole (a merge's merged memory too), press u on the main screen: it undoes the newest "
+        "decision, and again the one before.",
         "ctrl+p: the palette acts on this screen.",
     )
 
@@ -110,6 +181,7 @@ class HistoryScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         yield Static(id="history-header")
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
+        yield Static(id="history-reason")
         yield Input(placeholder="filter history (enter keeps, escape clears)", id="history-filter")
         yield Footer()
 
@@ -142,13 +214,22 @@ class HistoryScreen(Screen[None]):
             ]
         return events
 
+    def reason(self, e: Event) -> str:
+        """Why a decision was made, as the list says it (an undo names what it reverted)."""
+        if e.action != "undo":
+            return e.reason
+        by_commit = {x.commit: x for x in self.events}
+        reverted = [by_commit.get(sha) for sha in e.trailers.get("Memtui-Reverts", [])]
+        return "reverted " + ", ".join(
+            f"{r.action} of {_short(r.memory)} ({r.commit[:8]})" if r else "an older decision" for r in reverted
+        )
+
     def refresh_table(self) -> None:
         """Redraw the list."""
         table = self.query_one(DataTable)
         table.clear()
         shown = self.shown_events()
         undone = undone_commits(self.events)
-        by_commit = {e.commit: e for e in self.events}
         w = dict(COLUMNS)
         for i, e in enumerate(shown):
             action = ("archive (duplicate)" if is_duplicate_archive(e) else e.action) + (
@@ -159,12 +240,6 @@ class HistoryScreen(Screen[None]):
                 if e.action in ("archive", "merge") and not is_duplicate_archive(e)
                 else "badge-unknown"
             )
-            reason = e.reason
-            if e.action == "undo":
-                reverted = [by_commit.get(sha) for sha in e.trailers.get("Memtui-Reverts", [])]
-                reason = "reverted " + ", ".join(
-                    f"{r.action} of {_short(r.memory)} ({r.commit[:8]})" if r else "an older decision" for r in reverted
-                )
             if e.commit in undone:
                 action_cell = Content.assemble(
                     render.styled(cut(action, w["action"] - 9), "badge-unknown").stylize("strike"),
@@ -177,7 +252,7 @@ class HistoryScreen(Screen[None]):
                 Content(e.date[:10]),
                 action_cell,
                 render.plain(cut(_short(e.memory), w["memory"])),
-                render.plain(cut(reason, w["reason"])),
+                render.plain(cut(self.reason(e), w["reason"])),
                 render.plain(cut(_short(e.superseded_by), w["replaced by"])),
                 render.plain(cut(e.author, w["author"])),
                 key=str(i),
@@ -190,6 +265,24 @@ class HistoryScreen(Screen[None]):
                 f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
             )
         )
+        self.show_reason()
+
+    def show_reason(self) -> None:
+        """The selected decision whole under the list, where its columns cut it: memory, reason, successor."""
+        line = self.query_one("#history-reason", Static)
+        e = self._under_cursor()
+        line.display = e is not None
+        if e is None:
+            return
+        parts = [Content.styled(_short(e.memory) or e.action, "bold")]
+        parts += [Content(" · "), Content.styled("why: ", "bold"), render.plain(self.reason(e) or "(none recorded)")]
+        if e.superseded_by:
+            parts += [Content(" · "), Content.styled("replaced by: ", "bold"), render.plain(_short(e.superseded_by))]
+        line.update(Content.assemble(*parts))
+
+    @on(DataTable.RowHighlighted, "#history-table")
+    def _highlighted(self) -> None:
+        self.show_reason()
 
     def action_toggle_revoked(self) -> None:
         """Show only retired rules, or everything."""
@@ -256,13 +349,57 @@ class HistoryScreen(Screen[None]):
         self.app.post_message(Decide(label, operation, done))
 
     def restore(self, event: Event) -> None:
-        """Restore what an archive (or merge) retired: one commit, the file and its index line as they were."""
+        """Restore what an archive retired: one commit, the file and its index line as they were. A merge brings back
+        the memories it merged away, once the person has read that the merged memory stays (`u` undoes a merge
+        whole)."""
+        if event.action == "merge":
+            self._restore_merge(event)
+            return
         names = archived_to(event)
         if not names:
             self.notify("Only an archived or merged-away memory can be restored", severity="warning")
             return
         store = cast(Host, self.app).store_path
         self._decide("Restore", lambda allow, today: ops.restore_many(store, names, allow_secret=allow, today=today))
+
+    @work(thread=True, exclusive=True, group="history-restore", exit_on_error=False, description="Reading a merge")
+    def _restore_merge(self, event: Event) -> None:
+        names = merged_away(self.repo, event)
+        self.post_message(ThreadSaid(lambda: self._ask_restore_merge(event, names)))
+
+    def _ask_restore_merge(self, event: Event, names: list[str]) -> None:
+        if not names:
+            self.notify(
+                f"This merge ({event.commit[:8]}) archived no memory to bring back. To take the merge back, press u "
+                "on the main screen while it is the newest decision.",
+                severity="warning",
+                timeout=10,
+            )
+            return
+        undone = undone_commits(self.events)
+        newest = next((e for e in self.events if e.action in ops.UNDOABLE and e.commit not in undone), None)
+        into = _short(merged_into(event)) or "the merged memory"
+        undo = (
+            "To take the whole merge back instead (the merged memory too), press u on the main screen: this merge "
+            "is the newest decision, so u undoes it."
+            if newest is not None and newest.commit == event.commit
+            else "To take the whole merge back instead (the merged memory too), u on the main screen undoes "
+            "decisions newest first: the ones made since this merge would be undone before it."
+        )
+        question = (
+            f"Bring back the memories this merge archived: {', '.join(names)}?\n\n"
+            f"{into} stays as it is now, holding the merged text: archive or edit it afterwards if it should go. "
+            f"{undo}"
+        )
+        store = cast(Host, self.app).store_path
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._decide(
+                    "Restore", lambda allow, today: ops.restore_many(store, names, allow_secret=allow, today=today)
+                )
+
+        self.app.push_screen(ConfirmDialog(question), answered)
 
     def _under_cursor(self) -> Event | None:
         table = self.query_one(DataTable)
@@ -328,7 +465,11 @@ class HistoryScreen(Screen[None]):
             ("history: Revoked rules only / everything", self.action_toggle_revoked, "Toggle the revoked-rules view"),
             ("history: Filter", self.action_filter, "Filter by memory, reason, action or author"),
             ("history: Open the selected decision", self.action_open, "The rule as it was, and the commit"),
-            ("history: Restore the selected rule", self.action_restore, "Bring an archived memory back (one commit)"),
+            (
+                "history: Restore the selected rule",
+                self.action_restore,
+                "Bring an archived memory back, or the memories a merge merged away (one commit)",
+            ),
             ("history: Redo", self.action_redo, "Apply again what the last undo reverted"),
             ("history: Help", self.action_help, "This screen's keys"),
             ("history: Back", self.action_leave, "Back to the panes"),

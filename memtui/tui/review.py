@@ -29,12 +29,27 @@ from memtui.tui.review_cursor import Decision
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
-from memtui.tui.widgets import KeyLine, footer_width
+from memtui.tui.widgets import ItemLine, KeyLine, footer_width
 from memtui.workspace import Workspace, agent_sessions
 
 PAIR_ONLY = frozenset({"archive_newer", "merge", "keep_both"})
 SINGLE_ONLY = frozenset({"approve"})
-STEERING = frozenset({"help", "leave", "skip", "undo", "previous", "next_group", "group", "filter", "weaker"})
+STEERING = frozenset(
+    {
+        "help",
+        "leave",
+        "skip",
+        "undo",
+        "previous",
+        "first",
+        "last",
+        "next_group",
+        "previous_group",
+        "group",
+        "filter",
+        "weaker",
+    }
+)
 """Keys that move through the queue rather than decide a card: live on every card."""
 
 
@@ -54,40 +69,173 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
     CSS_PATH = "review.tcss"
 
     BINDINGS = [
-        Binding("question_mark", "help", "Help", id="review.help"),
-        Binding("a", "archive_older", "Archive", id="review.archive"),
-        Binding("A", "archive_newer", "Archive newer", id="review.archive_newer"),
-        Binding("m", "merge", "Merge", id="review.merge"),
-        Binding("b", "keep_both", "Keep both", id="review.keep_both"),
-        Binding("e", "edit", "Edit", id="review.edit"),
-        Binding("v", "approve", "Approve/verify", id="review.approve"),
-        Binding("f", "fix_date", "Fix date", id="review.fix_date"),
-        Binding("space", "mark", "Mark", id="review.mark"),
-        Binding("x", "mark_all", "Mark all/none", id="review.mark_all"),
-        Binding("s", "skip", "Skip", id="review.skip"),
-        Binding("p", "previous", "Previous", id="review.previous"),
-        Binding("g", "next_group", "Next group", id="review.next_group"),
-        Binding("k", "filter", "Filter kind", id="review.filter"),
-        Binding("w", "weaker", "Weaker pairs", id="review.weaker"),
-        Binding("u", "undo", "Undo", id="review.undo"),
-        Binding("r", "reload_card", "Show new text", id="review.reload_card"),
-        Binding("enter", "finish", "Finish", id="review.finish"),
-        Binding("escape,q", "leave", "Leave", id="review.leave"),
-        Binding("1", "group(1)", "Jump to group 1…9", show=False, id="review.group"),
+        Binding("question_mark", "help", "Help", id="review.help", tooltip="List every key of the review."),
+        Binding(
+            "a",
+            "archive_older",
+            "Archive",
+            id="review.archive",
+            tooltip="Archive this card's memory, out of what the agent loads; asks why. On a pair, the older one, "
+            "replaced by the newer. With marks, every marked memory in one commit.",
+        ),
+        Binding(
+            "A",
+            "archive_newer",
+            "Archive newer",
+            id="review.archive_newer",
+            tooltip="On a pair, archive the newer memory instead, replaced by the older one; asks why.",
+        ),
+        Binding(
+            "m",
+            "merge",
+            "Merge",
+            id="review.merge",
+            tooltip="Merge the pair into one memory: a dialog shows both and the merged text, to edit before saving.",
+        ),
+        Binding(
+            "b",
+            "keep_both",
+            "Keep both",
+            id="review.keep_both",
+            tooltip="Both memories stay as they are; the pair does not come back until one of them changes.",
+        ),
+        Binding(
+            "e",
+            "edit",
+            "Edit",
+            id="review.edit",
+            tooltip="Edit the memory's text here (on a pair, the newer one); ctrl+s saves.",
+        ),
+        Binding(
+            "v",
+            "approve",
+            "Approve/verify",
+            id="review.approve",
+            tooltip="Still true: accept what the agent wrote, or stamp last_verified so the memory counts as fresh "
+            "again. With marks, every marked memory in one commit.",
+        ),
+        Binding(
+            "f",
+            "fix_date",
+            "Fix date",
+            id="review.fix_date",
+            tooltip='Replace a relative date such as "next Thursday" with the date it meant; shows the line before '
+            "and after, and asks first.",
+        ),
+        Binding(
+            "space",
+            "mark",
+            "Mark",
+            id="review.mark",
+            tooltip="Mark this card's memory for one bulk archive or verify, and move on. On a list card, mark the "
+            "memory under the cursor (up and down move in the list).",
+        ),
+        Binding(
+            "x",
+            "mark_all",
+            "Mark all/none",
+            id="review.mark_all",
+            tooltip="On a list card, mark every memory it lists (press again: none); elsewhere, clear the marks.",
+        ),
+        Binding(
+            "s,j",
+            "skip",
+            "Skip",
+            id="review.skip",
+            tooltip="Leave this card for later and show the next one; it still counts as left.",
+        ),
+        Binding(
+            "p,k",
+            "previous",
+            "Previous",
+            id="review.previous",
+            tooltip="Back to the previous card still to decide (one you skipped).",
+        ),
+        Binding("g", "first", "First", show=False, id="review.first", tooltip="Go to the first card still to decide."),
+        Binding("G", "last", "Last", show=False, id="review.last", tooltip="Go to the last card still to decide."),
+        Binding(
+            "n",
+            "next_group",
+            "Next group",
+            id="review.next_group",
+            tooltip="Go to the first card of the next group (pairs, agent, expired, …).",
+        ),
+        Binding(
+            "N",
+            "previous_group",
+            "Previous group",
+            show=False,
+            id="review.previous_group",
+            tooltip="Go to the first card of the previous group.",
+        ),
+        Binding(
+            "slash",
+            "filter",
+            "Filter kind",
+            id="review.filter",
+            tooltip="Show one group only; each press shows the next group, then every group again.",
+        ),
+        Binding(
+            "w",
+            "weaker",
+            "Weaker pairs",
+            id="review.weaker",
+            tooltip="Add the weaker pair candidates the analysis held back, as a last group (press again: hide them).",
+        ),
+        Binding(
+            "u",
+            "undo",
+            "Undo",
+            id="review.undo",
+            tooltip="Undo this review's last decision (never an older one) and show its card again.",
+        ),
+        Binding(
+            "r",
+            "reload_card",
+            "Show new text",
+            id="review.reload_card",
+            tooltip="The card's memory changed on disk while shown: show the new text (no decision acts until then).",
+        ),
+        Binding(
+            "enter",
+            "finish",
+            "Finish",
+            id="review.finish",
+            tooltip="At the end: mark the review finished in git, so next week's queue starts here.",
+        ),
+        Binding(
+            "escape,q",
+            "leave",
+            "Leave",
+            id="review.leave",
+            tooltip="Back to the main screen; what you decided stays decided.",
+        ),
+        Binding(
+            "1",
+            "group(1)",
+            "Jump to group 1…9",
+            show=False,
+            key_display="1…9",
+            id="review.group",
+            tooltip="Go to the group with that number in the line under the header (the numbers never change).",
+        ),
         *(Binding(str(n), f"group({n})", "", show=False) for n in range(2, 10)),
     ]
 
     HELP_NOTES = (
-        "a asks for the reason on every card (pre-filled). On a pair, a archives the older one as replaced by",
-        "the newer (a duplicate is recorded as merged away, not as a revoked rule); A archives the newer instead.",
-        "Marks: space marks this card's memory (and moves on), or on a list card the memory under the cursor",
-        "(up/down move); x marks the whole list. With marks, a archives and v verifies every marked memory",
-        "in one commit. The digits jump to the numbered group; k shows one kind only; w adds the weaker",
-        "(held-back) pair candidates as a last group.",
-        "A card counts as decided only once its commit exists; a refusal stays on the card with its reason.",
-        "A card whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
-        "Counts: left is every card not yet decided (skipped ones too); the group line's digits never change.",
-        "u undoes this review's last decision only. ctrl+p: the palette acts on this card.",
+        "Moving: j and k (or s and p) go to the next and previous card, g and G to the first and last card still to "
+        "decide, n and N to the next and previous group, and the digits to the numbered group — as j, k, g, G, n and "
+        "N move on the main screen. / shows one kind only; w adds the weaker (held-back) pair candidates as a last "
+        "group.",
+        "a asks for the reason on every card, pre-filled. On a pair, a archives the older memory as replaced by the "
+        "newer (a duplicate is recorded as merged away, not as a revoked rule); A archives the newer instead.",
+        "Marks: space marks this card's memory and moves on; on a list card it marks the memory under the cursor "
+        "(up and down move in the list), and x marks the whole list. With marks, a archives and v verifies every "
+        "marked memory in one commit.",
+        "A card counts as decided only once its commit exists; a refusal stays on the card with its reason. A card "
+        "whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
+        "Counts: left is every card not yet decided (skipped ones too); the group line's numbers never change.",
+        "u undoes this review's last decision only. ctrl+p opens the palette, which acts on this card.",
     )
 
     def __init__(self, ws: Workspace, cards: list[Card], store_path: Path) -> None:
@@ -117,9 +265,11 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         self.seen: dict[str, Memory | None] = {}
         """The card's memories as last drawn: what a decision on it acts on."""
         self.only: str | None = None
-        """The one group shown (`k`), or None for every group."""
+        """The one group shown (`/`), or None for every group."""
         self.weaker = False
         """Whether the held-back pair candidates are in the queue (`w`)."""
+        self.typed_ahead: list[tuple[str, str | None]] = []
+        """Keys typed while the store was still being analysed (key, character): they act once the cards are shown."""
 
     @property
     def host(self) -> Host:
@@ -128,7 +278,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
 
     def compose(self) -> ComposeResult:
         yield Static(id="card-header")
-        yield Static(id="card-groups")
+        yield ItemLine(separator=" · ", id="card-groups")
         yield Static(id="card-explain")
         yield Static(id="card-refusal")
         with Horizontal(id="card-sides"):
@@ -159,6 +309,32 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
 
     def on_resize(self, event: events.Resize) -> None:
         self.show_keys()
+
+    def on_key(self, event: events.Key) -> None:
+        """A key typed before there is a card to act on (the store still being analysed) waits for the first card,
+        so a quick typist's `r` `a` archives the first card instead of doing nothing; help and leave act at once."""
+        if self.ws.analysed or event.key in ("escape", "q", "question_mark"):
+            return
+        self.typed_ahead.append((event.key, event.character))
+        event.stop()
+        event.prevent_default()
+
+    def _cards_ready(self) -> None:
+        """The analysis ended after the review opened: its queue becomes the review's, then the keys typed meanwhile
+        act, in the order typed, as they would have on the first card."""
+        self.ws = self.host.ws or self.ws
+        self.cards = self._queue()
+        self.index = self._next_open(0)
+        self.show_card()
+        typed, self.typed_ahead = self.typed_ahead, []
+        # made by the app, as the terminal's keys are: a key this screen made would stop bubbling here (its sender)
+        # and never reach the bindings
+        self.app.call_later(self._replay, typed)
+
+    def _replay(self, typed: list[tuple[str, str | None]]) -> None:
+        """Hand the keys typed ahead to the app, in order, as if typed now."""
+        for key, character in typed:
+            self.app.post_message(events.Key(key, character))
 
     def live_bindings(self) -> list[BindingType]:
         """The keys shown for the card under the cursor, in the footer's order."""
@@ -192,6 +368,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
 
     def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
         """Only the keys that act on this card kind are live (and shown in the footer)."""
+        if not self.ws.analysed:
+            return action in ("help", "leave")  # the other keys wait for the first card (`on_key`)
         card = self.current()
         if action == "finish":
             return card is None and not self.finished and self.only is None
@@ -292,7 +470,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
     @on(WorkspaceChanged)
     def _workspace_changed(self, message: WorkspaceChanged) -> None:
         message.stop()
-        if not self.pending:  # a decision in flight redraws when its outcome arrives
+        if not self.ws.analysed:
+            self._cards_ready()
+        elif not self.pending:  # a decision in flight redraws when its outcome arrives
             self._follow_store()
             self.show_card()
 
@@ -467,7 +647,14 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "mark": ("review: Mark", self.action_mark, "Mark this memory for a bulk archive or verify"),
             "mark_all": ("review: Mark all / none", self.action_mark_all, "Every memory of this list card"),
             "previous": ("review: Previous card", self.action_previous, "Back to a skipped card"),
+            "first": ("review: First card", self.action_first, "The first card still to decide"),
+            "last": ("review: Last card", self.action_last, "The last card still to decide"),
             "next_group": ("review: Next group", self.action_next_group, "First card of the next group"),
+            "previous_group": (
+                "review: Previous group",
+                self.action_previous_group,
+                "First card of the previous group",
+            ),
             "filter": ("review: Filter by kind", self.action_filter, "One group only; again: the next"),
             "weaker": ("review: Weaker pair candidates", self.action_weaker, "Show the held-back pairs"),
             "undo": ("review: Undo this review's last decision", self.action_undo, "Only decisions of this review"),

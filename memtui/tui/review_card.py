@@ -118,12 +118,12 @@ def groups(cards: Sequence[Card]) -> list[tuple[str, int]]:
     return [(g, count[g]) for g in GROUPS if count[g]]
 
 
-def group_bar(counted: Sequence[tuple[int, str, int]], current: str | None, only: str | None) -> Content:
-    """`1 pairs 7 · 2 agent 7 · …` from `Tally.groups`: each group's digit key (always the same), its cards left;
-    the current group stands out."""
-    parts = []
+def group_items(counted: Sequence[tuple[int, str, int]], current: str | None, only: str | None) -> list[Content]:
+    """`1 pairs 7`, `2 agent 7`, … from `Tally.groups`: each group's digit key (always the same) and its cards left,
+    one item each (a line that wraps breaks between items, never inside one); the current group stands out."""
+    items = []
     for number, group, n in counted:
         text = f"{number} {group} {n}"
         style = "bold reverse" if group == current else ("dim" if only and group != only else "")
-        parts.append(Content.styled(text, style) if style else Content(text))
-    return Content(" · ").join(parts)
+        items.append(Content.styled(text, style) if style else Content(text))
+    return items

@@ -13,8 +13,9 @@ from textual.widgets.selection_list import Selection
 from memtui.analysis.secrets import redacted
 from memtui.review import Card, tally
 from memtui.tui import render
-from memtui.tui.review_card import claim_row, group_bar, highlight, why
+from memtui.tui.review_card import claim_row, group_items, highlight, why
 from memtui.tui.review_cursor import ReviewCursor
+from memtui.tui.widgets import ItemLine
 
 
 def option_values(listing: SelectionList[str]) -> list[str]:
@@ -52,8 +53,19 @@ class ReviewDrawing(ReviewCursor):
                     "flag-contradiction",
                 )
             )
+        if not self.ws.analysed:
+            sides.display = single.display = bulk.display = False
+            summary.display = True
+            header.update("Review · the store is still being analysed…")
+            explain.update("")
+            self.query_one("#summary-text", Static).update(
+                "The cards come as soon as the analysis ends. Keys you type meanwhile wait, and act on the first card."
+            )
+            return
         counts = tally(self.cards, self.decided(), card)
-        self.query_one("#card-groups", Static).update(group_bar(counts.groups, card.group if card else None, self.only))
+        self.query_one("#card-groups", ItemLine).show_items(
+            group_items(counts.groups, card.group if card else None, self.only)
+        )
         if card is None:
             sides.display = single.display = bulk.display = False
             summary.display = True
@@ -164,7 +176,7 @@ class ReviewDrawing(ReviewCursor):
         if self.marks:
             parts.append(render.styled(f"{len(self.marks)} marked", "flag-secret"))
         if self.only:
-            parts.append(Content(f"only {self.only} (k)"))
+            parts.append(Content(f"only {self.only} (/)"))
         report = self.ws.report
         held = len(report.held_back) if report is not None else 0
         if held:

@@ -1,5 +1,5 @@
-"""Steering the review: skip, previous card, next group, the digits, the kind filter, the weaker candidates,
-and marking memories for one bulk decision."""
+"""Steering the review: next and previous card (j/k, s/p), first and last (g/G), next and previous group (n/N), the
+digits, the kind filter (/), the weaker candidates, and marking memories for one bulk decision."""
 
 from __future__ import annotations
 
@@ -89,15 +89,40 @@ class ReviewSteering(ReviewCursor):
         ahead = [i for i, c in enumerate(self.cards) if c.group == group and c not in done]
         return next((i for i in ahead if i >= self.index), ahead[0] if ahead else None)
 
+    def action_first(self) -> None:
+        """To the first card still to decide (within the kind filter)."""
+        if self._busy():
+            return
+        index = self._next_open(0)
+        if index < len(self.cards):
+            self._go(index)
+
+    def action_last(self) -> None:
+        """To the last card still to decide (within the kind filter)."""
+        if self._busy():
+            return
+        done = self.decided()
+        last = next((i for i in range(len(self.cards) - 1, -1, -1) if self._open(i, done)), None)
+        if last is not None:
+            self._go(last)
+
     def action_next_group(self) -> None:
         """To the first card still to decide of the next group (round to the first)."""
+        self._step_group(1)
+
+    def action_previous_group(self) -> None:
+        """To the first card still to decide of the previous group (round to the last)."""
+        self._step_group(-1)
+
+    def _step_group(self, step: int) -> None:
         if self._busy():
             return
         present = [g for g, _ in groups(self.left())]
         if not present:
             return
         card = self.current()
-        at = present.index(card.group) + 1 if card is not None and card.group in present else 0
+        # at the end, forward is the first group and back the last
+        at = present.index(card.group) + step if card is not None and card.group in present else min(step, 0)
         group = present[at % len(present)]
         if self.only is not None and self.only != group:
             self.only = None

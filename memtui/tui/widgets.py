@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 
 from textual.binding import Binding, BindingType
 from textual.content import Content
@@ -26,17 +26,18 @@ GROUPS: tuple[tuple[str, str, str], ...] = (
 _KEYS = {"question_mark": "?", "slash": "/", "escape": "esc"}
 
 
-class KeyLine(Widget):
-    """The footer of a narrow terminal: every shown key, the key letter marked inside its word (`a̲rchive`,
-    `H̲istory`), on as many lines as the keys need, broken between keys only, so no key is lost at 80 columns."""
+class ItemLine(Widget):
+    """Items (`1 pairs 7`, `a̲rchive`) on as many lines as they need, broken between items only: an item is never
+    split across lines, whatever the width."""
 
-    def __init__(self, bindings: list[BindingType], *, id: str | None = None) -> None:
+    def __init__(self, items: Sequence[Content] = (), *, separator: str = " ", id: str | None = None) -> None:
         super().__init__(id=id)
-        self.keys = key_items(bindings)
+        self.items = list(items)
+        self.separator = separator
 
-    def show_keys(self, bindings: list[BindingType]) -> None:
-        """Show these keys instead."""
-        self.keys = key_items(bindings)
+    def show_items(self, items: Sequence[Content]) -> None:
+        """Show these items instead."""
+        self.items = list(items)
         self.refresh(layout=True)
 
     def render(self) -> Content:
@@ -48,13 +49,26 @@ class KeyLine(Widget):
     def _lines(self, width: int) -> list[Content]:
         lines: list[list[Content]] = [[]]
         used = 0
-        for item in self.keys:
-            if lines[-1] and used + 1 + item.cell_length > width:
+        gap = len(self.separator)
+        for item in self.items:
+            if lines[-1] and used + gap + item.cell_length > width:
                 lines.append([])
                 used = 0
-            used += item.cell_length + (1 if lines[-1] else 0)
+            used += item.cell_length + (gap if lines[-1] else 0)
             lines[-1].append(item)
-        return [Content(" ").join(line) for line in lines]
+        return [Content(self.separator).join(line) for line in lines]
+
+
+class KeyLine(ItemLine):
+    """The footer of a narrow terminal: every shown key, the key letter marked inside its word (`a̲rchive`,
+    `H̲istory`), on as many lines as the keys need, broken between keys only, so no key is lost at 80 columns."""
+
+    def __init__(self, bindings: list[BindingType], *, id: str | None = None) -> None:
+        super().__init__(key_items(bindings), id=id)
+
+    def show_keys(self, bindings: list[BindingType]) -> None:
+        """Show these keys instead."""
+        self.show_items(key_items(bindings))
 
 
 def key_items(bindings: list[BindingType]) -> list[Content]:
