@@ -928,3 +928,42 @@ async def test_after_an_archive_the_cursor_stays_in_place_on_the_next_memory(dem
         await settle(app, pilot)
         assert not (demo / keys[-1]).exists()
         assert app.main_screen.selected().path == keys[-2] and pane.cursor_row == len(keys) - 3  # type: ignore[union-attr]
+
+
+async def test_a_store_read_before_the_panes_are_mounted_is_drawn_once_they_are(demo: Path) -> None:
+    """The panes mount in their container's own turn, after the screen's header: a read finishing in between asked
+    for a pane that was not there yet, and the error ended the app (seen under load in the full suite)."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        screen = app.main_screen
+        pane = screen.query_one("#pane-project", MemoryPane)
+        await pane.remove()
+        screen.store_changed()  # the read lands while a pane is missing: nothing fails, it waits
+        await pilot.pause()
+        assert app.is_running and not screen.query("#pane-project")
+        await screen.query_one("#panes").mount(MemoryPane("project", "Project", "3"), before=3)
+        await pilot.pause()
+        await pilot.pause()
+        restored = screen.query_one("#pane-project", MemoryPane)
+        assert restored.row_count == 8 and restored.border_title == "[3] Project (8)"
+
+
+async def test_a_key_typed_right_after_a_pane_digit_acts_on_the_new_pane(demo: Path) -> None:
+    """`2G` typed quickly sent G to the pane focused before: focus moved a turn later than the digit's key."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        project = await select(app, pilot, "project_deploy_freeze.md")
+        row = project.cursor_row
+        feedback = app.query_one("#pane-feedback", MemoryPane)
+        assert feedback.cursor_row != feedback.row_count - 1
+        from textual import events
+
+        # both keys in the app's queue at once, as a terminal delivers them when typed quickly
+        app.post_message(events.Key("2", "2"))
+        app.post_message(events.Key("G", "G"))
+        await pilot.pause()
+        await pilot.pause()
+        assert app.focused is feedback
+        assert feedback.cursor_row == feedback.row_count - 1 and project.cursor_row == row

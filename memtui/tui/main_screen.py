@@ -147,6 +147,13 @@ class MainScreen(Screen[None]):
         """The keys the footer or the key line names: this screen's and the app's (quit)."""
         return [*self.BINDINGS, *self.app.BINDINGS]
 
+    def _told_after_compose(self) -> None:
+        if self._told_before_compose is not None and len(self.query(MemoryPane)) == len(GROUPS):
+            first, self._told_before_compose = self._told_before_compose, None
+            self.store_changed(first=first)
+        elif self._told_before_compose is not None:
+            self.call_after_refresh(self._told_after_compose)
+
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
         self._set_current(self._focused_group)
@@ -192,9 +199,13 @@ class MainScreen(Screen[None]):
 
     def store_changed(self, *, first: bool = False) -> None:
         """The app read the store again: redraw the panes, the header and the preview."""
-        if not self.query("#header"):
-            # the default screen composes in its own task, and a fast read can finish first
+        if len(self.query(MemoryPane)) < len(GROUPS):
+            # The default screen composes in its own task and each container mounts its children in its own turn
+            # after that, so a fast read can finish while the header is there and the panes are not (seen under
+            # load: the redraw's query for a pane failed and ended the app). Told again once they are all there.
             self._told_before_compose = first or bool(self._told_before_compose)
+            if self.is_mounted:
+                self.call_after_refresh(self._told_after_compose)
             return
         ws = self.ws
         if ws is None:
@@ -327,7 +338,12 @@ class MainScreen(Screen[None]):
         """Focus a type pane by its digit."""
         pane = self.query_one(f"#pane-{group}", MemoryPane)
         self._set_current(group)  # shown first: on a short terminal a hidden pane cannot take focus
-        pane.focus()
+        if pane.focusable:
+            # now, not a turn later as focus() does: a key typed right after the digit (`2G`) is already queued
+            # and went to the pane focused before
+            self.set_focus(pane)
+        else:
+            pane.focus()  # shown once its styles are applied
         self._show_preview()
 
     def action_focus_preview(self) -> None:
