@@ -21,7 +21,7 @@ from typing import Protocol, cast
 
 from textual import events, on, work
 from textual.app import ComposeResult, ScreenStackError, SuspendNotSupported
-from textual.binding import Binding
+from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.content import Content
 from textual.screen import Screen
@@ -44,7 +44,7 @@ from memtui.tui.dialogs import (
 )
 from memtui.tui.messages import Decide
 from memtui.tui.preview import Preview
-from memtui.tui.widgets import GROUPS, KeyLine, MemoryPane, sorter
+from memtui.tui.widgets import GROUPS, KeyLine, MemoryPane, footer_width, sorter
 from memtui.workspace import Workspace
 
 EditorRunner = Callable[[Path], None]
@@ -74,13 +74,13 @@ class MainScreen(Screen[None]):
         Binding("slash", "filter", "Filter", id="main.filter"),
         Binding("a", "archive", "Archive", id="memory.archive"),
         Binding("m", "merge", "Merge", id="memory.merge"),
-        Binding("space", "mark", "Mark", id="memory.mark", show=False),
+        Binding("space", "mark", "Mark", id="memory.mark"),
         Binding("e", "edit", "Edit", id="memory.edit"),
         Binding("E", "edit_external", "$EDITOR", id="memory.edit_external", show=False),
         Binding("v", "verify", "Verify", id="memory.verify"),
         Binding("f", "fix_date", "Fix date", id="memory.fix_date"),
         Binding("u", "undo", "Undo", id="store.undo"),
-        Binding("U", "redo", "Redo", id="store.redo", show=False),
+        Binding("U", "redo", "Redo", id="store.redo"),
         Binding("r", "review", "Review", id="view.review"),
         Binding("H", "history", "History", id="view.history"),
         Binding("1", "focus_pane('user')", "User", show=False, id="focus.user"),
@@ -90,8 +90,8 @@ class MainScreen(Screen[None]):
         Binding("5", "focus_pane('other')", "Other", show=False, id="focus.other"),
         Binding("0", "focus_preview", "Preview", show=False, id="focus.preview"),
         Binding("ctrl+r", "reload", "Reload", show=False, id="store.reload"),
-        Binding("s", "cycle_sort", "Sort", show=False, id="view.sort"),
-        Binding("n", "next_finding(1)", "Next finding", show=False, id="view.next_finding"),
+        Binding("s", "cycle_sort", "Sort", id="view.sort"),
+        Binding("n", "next_finding(1)", "Next finding", id="view.next_finding"),
         Binding("N", "next_finding(-1)", "Previous finding", show=False, id="view.previous_finding"),
     ]
 
@@ -99,8 +99,9 @@ class MainScreen(Screen[None]):
     """Wider than this, each pane shows an age column and the description."""
     SHORT = 32
     """Shorter than this, one pane shows at a time under a line of tabs (digits switch)."""
-    NARROW = 115
-    """Narrower than this, the footer is one compact line of keys."""
+    FOOTER_SLACK = 20
+    """Columns of the terminal the footer does not give to keys (the palette key sits apart at the right edge;
+    measured: the main screen's 130 columns of keys lose Quit at 149 columns and are whole at 150)."""
 
     SORTS = ("name", "age", "freshness", "findings")
     """What `s` cycles through: name A–Z, oldest first, worst badge first, most findings first."""
@@ -140,7 +141,18 @@ class MainScreen(Screen[None]):
             yield Preview()
         yield Input(placeholder="filter: name, description, file or text (enter keeps, escape clears)", id="filter")
         yield Footer()
-        yield KeyLine(self.BINDINGS, id="keys")
+        yield KeyLine(self.shown_bindings(), id="keys")
+
+    def shown_bindings(self) -> list[BindingType]:
+        """The keys the footer or the key line names: this screen's and the app's (quit)."""
+        return [*self.BINDINGS, *self.app.BINDINGS]
+
+    def _told_after_compose(self) -> None:
+        if self._told_before_compose is not None and len(self.query(MemoryPane)) == len(GROUPS):
+            first, self._told_before_compose = self._told_before_compose, None
+            self.store_changed(first=first)
+        elif self._told_before_compose is not None:
+            self.call_after_refresh(self._told_after_compose)
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
@@ -158,7 +170,8 @@ class MainScreen(Screen[None]):
         """Lay the screen out for the terminal: tabs when short, a compact key line when narrow, the age and
         description columns when wide."""
         self.set_class(height < self.SHORT, "-short")
-        self.set_class(width < self.NARROW, "-narrow")
+        # the footer only when every key fits on its one line; else the key line, which wraps between keys
+        self.set_class(footer_width(self.shown_bindings()) + self.FOOTER_SLACK > width, "-narrow")
         wide = width > self.WIDE
         self.set_class(wide, "-wide")
         # a wide screen gives the panes 60% (memtui.tcss); a row there is border, badge, flags, name, age,
@@ -186,9 +199,13 @@ class MainScreen(Screen[None]):
 
     def store_changed(self, *, first: bool = False) -> None:
         """The app read the store again: redraw the panes, the header and the preview."""
-        if not self.query("#header"):
-            # the default screen composes in its own task, and a fast read can finish first
+        if len(self.query(MemoryPane)) < len(GROUPS):
+            # The default screen composes in its own task and each container mounts its children in its own turn
+            # after that, so a fast read can finish while the header is there and the panes are not (seen under
+            # load: the redraw's query for a pane failed and ended the app). Told again once they are all there.
             self._told_before_compose = first or bool(self._told_before_compose)
+            if self.is_mounted:
+                self.call_after_refresh(self._told_after_compose)
             return
         ws = self.ws
         if ws is None:
@@ -321,12 +338,23 @@ class MainScreen(Screen[None]):
         """Focus a type pane by its digit."""
         pane = self.query_one(f"#pane-{group}", MemoryPane)
         self._set_current(group)  # shown first: on a short terminal a hidden pane cannot take focus
-        pane.focus()
+        if pane.focusable:
+            # now, not a turn later as focus() does: a key typed right after the digit (`2G`) is already queued
+            # and went to the pane focused before
+            self.set_focus(pane)
+        else:
+            pane.focus()  # shown once its styles are applied
         self._show_preview()
 
     def action_focus_preview(self) -> None:
         """Focus the preview to scroll it."""
         self.query_one(Preview).focus()
+
+    @on(MemoryPane.RowSelected)
+    def _open_in_preview(self, event: MemoryPane.RowSelected) -> None:
+        """Enter on a memory opens it: the preview takes the focus to be read and scrolled (escape comes back)."""
+        event.stop()
+        self.action_focus_preview()
 
     def action_cycle_sort(self) -> None:
         """Order every pane by the next of name, age, freshness and finding count."""
@@ -398,6 +426,10 @@ class MainScreen(Screen[None]):
     def on_key(self, event: object) -> None:
         key = getattr(event, "key", "")
         box = self.query_one("#filter", Input)
+        if key == "escape" and self.query_one(Preview).has_focus:
+            self.current_pane().focus()
+            getattr(event, "stop", lambda: None)()
+            return
         if key == "escape" and box.has_focus:
             box.value = ""
             self.filter_text = ""
