@@ -130,8 +130,7 @@ async def test_keys_typed_before_the_first_card_is_shown_act_on_it(
         try:
             await until(pilot, lambda: app.ws is not None)
             assert app.ws is not None and not app.ws.analysed
-            app.push_screen(ReviewScreen(app.ws, app.cards, app.store_path))
-            await pilot.pause()
+            await pilot.press("r")  # opens the review at once (it was refused until the analysis ended)
             screen = app.screen
             assert isinstance(screen, ReviewScreen) and "still being analysed" in header(screen)
             type_fast(app, *keys)

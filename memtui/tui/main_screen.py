@@ -774,9 +774,10 @@ class MainScreen(Screen[None]):
             )
             return
         ws = self.ws
-        if ws is None or not ws.analysed:
-            self.notify("Still analysing the store; try again in a moment", severity="warning")
+        if ws is None:
+            self.notify("Still reading the store; try again in a moment", severity="warning")
             return
+        # while the analysis runs the review says so, and keys typed meanwhile wait for its first card
         self.app.push_screen(ReviewScreen(ws, self.host.cards, self.host.store_path))
 
     def action_history(self) -> None:
