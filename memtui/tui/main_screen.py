@@ -147,12 +147,13 @@ class MainScreen(Screen[None]):
         """The keys the footer or the key line names: this screen's and the app's (quit)."""
         return [*self.BINDINGS, *self.app.BINDINGS]
 
-    def _told_after_compose(self) -> None:
+    @on(MemoryPane.Mounted)
+    def _pane_mounted(self, event: MemoryPane.Mounted) -> None:
+        """A store read that landed before every pane was mounted is drawn once the last one is."""
+        event.stop()
         if self._told_before_compose is not None and len(self.query(MemoryPane)) == len(GROUPS):
             first, self._told_before_compose = self._told_before_compose, None
             self.store_changed(first=first)
-        elif self._told_before_compose is not None:
-            self.call_after_refresh(self._told_after_compose)
 
     def on_mount(self) -> None:
         self.query_one("#filter").display = False
@@ -202,10 +203,8 @@ class MainScreen(Screen[None]):
         if len(self.query(MemoryPane)) < len(GROUPS):
             # The default screen composes in its own task and each container mounts its children in its own turn
             # after that, so a fast read can finish while the header is there and the panes are not (seen under
-            # load: the redraw's query for a pane failed and ended the app). Told again once they are all there.
+            # load: the redraw's query for a pane failed and ended the app). Drawn when the last one is mounted.
             self._told_before_compose = first or bool(self._told_before_compose)
-            if self.is_mounted:
-                self.call_after_refresh(self._told_after_compose)
             return
         ws = self.ws
         if ws is None:

@@ -7,6 +7,7 @@ from collections.abc import Callable, Sequence
 from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Size
+from textual.message import Message
 from textual.widget import Widget
 from textual.widgets import DataTable
 
@@ -116,6 +117,9 @@ class MemoryPane(DataTable[Content]):
         Binding("G", "scroll_bottom", "Bottom", show=False),
     ]
 
+    class Mounted(Message):
+        """A pane is on its screen: the screen may draw a store read that landed before all its panes were."""
+
     def __init__(self, group: str, label: str, digit: str) -> None:
         super().__init__(
             cursor_type="row", show_header=False, zebra_stripes=False, id=f"pane-{group}", classes="memory-pane"
@@ -136,6 +140,7 @@ class MemoryPane(DataTable[Content]):
         self._ensure_columns()
         if self._shown is None:
             self.set_title(0, 0)
+        self.post_message(self.Mounted())
 
     def _ensure_columns(self) -> None:
         # a store read can finish before this pane has handled its own Mount (each widget has its own queue, and a
