@@ -356,6 +356,39 @@ def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> 
     assert json.loads(run("history", str(store), "--json").stdout)[0]["action"] == "undo"
 
 
+def test_cli_revoked_keeps_what_a_batch_still_retires_after_one_is_restored(store: Path) -> None:
+    """The trial: archive a.md and b.md in one decision, restore a.md: `history --revoked` said "no memtui events"
+    while b.md was still in memory.archive/ and ARCHIVE.md. Revoked-ness is per memory, not per commit."""
+    assert run("archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "batch").returncode == 0
+    assert run("restore", str(store), "feedback_a.md").returncode == 0
+    assert (store.parent / "memory.archive" / "feedback_b.md").exists()
+    events = json.loads(run("history", str(store), "--revoked", "--json").stdout)
+    assert [(e["action"], e["memories"], e["reason"]) for e in events] == [
+        ("archive", ["memory/feedback_b.md"], "batch")
+    ]
+    text = run("history", str(store), "--revoked").stdout
+    assert "memory/feedback_b.md" in text and "feedback_a.md" not in text
+    # one memory's revoked history reads the whole store's restores, not only those naming it
+    assert "memory/feedback_b.md" in run("history", str(store), "feedback_b.md", "--revoked").stdout
+    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no memtui events for that memory"
+    assert run("restore", str(store), "feedback_b.md").returncode == 0
+    assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
+
+
+def test_undo_of_a_batch_names_every_memory(store: Path) -> None:
+    """Undo of a two-memory archive said "undid archive of memory/feedback_a.md" and its commit
+    "undo archive of feedback_a.md": the other memory it brought back went unsaid."""
+    assert run("archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "batch").returncode == 0
+    out = run("undo", str(store))
+    assert out.returncode == 0, out.stderr
+    assert "undid archive of 2 memories: memory/feedback_a.md, memory/feedback_b.md" in out.stdout
+    subject = git(store.parent, "log", "-1", "--format=%s").strip()
+    assert subject == "memtui: undo archive of 2 memories: feedback_a.md, feedback_b.md"
+    assert head_trailers(store)["Memtui-Memory"] == ["memory/feedback_a.md", "memory/feedback_b.md"]
+    redone = ops.redo(store, today=DAY)
+    assert redone.summary.startswith("redid archive of 2 memories: feedback_a.md, feedback_b.md")
+
+
 def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:
     out = run(
         "archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "x", "--superseded-by", "feedback_c.md"

@@ -364,9 +364,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """`memtui history STORE [FILE] [--revoked] [--json]`."""
+    from memtui.audit.history import revoked_events, undone_commits
     from memtui.audit.repo import open_repo
     from memtui.core.store import detect_layout
-    from memtui.review import revoked_only, undone_commits
 
     store = _store_path(args.store)
     layout = detect_layout(store)
@@ -381,9 +381,8 @@ def cmd_history(args: argparse.Namespace) -> int:
             paths.append(repo.rel(layout.live_path(resolved)))
         elif _inside(resolved, layout.scan_root):
             paths.append(repo.rel(layout.archived_path(resolved)))
-    events = repo.history(paths)
-    if args.revoked:
-        events = revoked_only(events)
+    # what a batch still retires depends on every later restore, not only those naming this file
+    events = revoked_events(repo.history(), paths) if args.revoked else repo.history(paths)
     if args.json:
         _write_json([e.to_json() for e in events])
         return EXIT_OK
