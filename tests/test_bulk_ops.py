@@ -389,6 +389,54 @@ def test_undo_of_a_batch_names_every_memory(store: Path) -> None:
     assert redone.summary.startswith("redid archive of 2 memories: feedback_a.md, feedback_b.md")
 
 
+def test_check_and_the_workspace_honour_a_kept_pair_until_either_changes(store: Path) -> None:
+    """After keep-both (`b` in the review) the main screen still flagged both memories, the preview still said
+    "If the newer one holds, archive…", and `memtui check` still warned: only the review's queue read the
+    decision. Now `check` and the workspace leave the pair out while both texts are as they were kept."""
+    from memtui.core.store import load_store
+    from memtui.workspace import Workspace, analyse, open_store
+
+    write_files(
+        store,
+        {
+            "feedback_use_npm.md": memory(
+                "feedback_use_npm", description="Install packages with npm", body="Use npm for installs and scripts."
+            ),
+            "feedback_use_bun.md": memory(
+                "feedback_use_bun",
+                description="The repo switched to bun",
+                body="The repo switched to bun; don't run npm install any more.",
+            ),
+        },
+    )
+    git(store.parent, "add", "-A")
+    git(store.parent, "commit", "-q", "-m", "two rules")
+    pair = {"feedback_use_npm.md", "feedback_use_bun.md"}
+
+    def flagged() -> list[dict[str, object]]:
+        out = run("check", str(store), "--json", "--today", DAY.isoformat())
+        return [f for f in json.loads(out.stdout)["findings"] if set(f["paths"]) == pair]
+
+    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    memories = {m.path: m for m in load_store(store).memories}
+    ops.keep_both(store, memories["feedback_use_npm.md"], memories["feedback_use_bun.md"], kind="contradiction")
+    assert flagged() == []
+    out = run("check", str(store), "--json", "--today", DAY.isoformat())
+    assert json.loads(out.stdout)["kept_pairs"] == [["feedback_use_npm.md", "feedback_use_bun.md"]]
+    assert "a person kept both" in run("check", str(store), "--today", DAY.isoformat()).stdout
+
+    def pairs(ws: Workspace) -> list[str]:
+        return [f.kind for f in ws.findings_for("feedback_use_npm.md") if f.kind in ("contradiction", "duplicate")]
+
+    ws = analyse(open_store(store, DAY))
+    assert pairs(ws) == [] and ws.partners(memories["feedback_use_bun.md"], "contradiction") == []
+    # an edit to either memory is a new text: the pair is flagged again
+    text = (store / "feedback_use_bun.md").read_text()
+    ops.edit(store, "feedback_use_bun.md", text.replace("any more.", "any more, ever."), today=DAY)
+    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    assert pairs(analyse(open_store(store, DAY))) == ["contradiction"]
+
+
 def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:
     out = run(
         "archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "x", "--superseded-by", "feedback_c.md"
