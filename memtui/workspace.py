@@ -12,7 +12,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates, Report, check_store
+from memtui.audit.history import honour_kept_pairs
 from memtui.audit.repo import Event, StoreRepo, try_open_repo
+from memtui.core.errors import MemtuiError
 from memtui.core.freshness import Freshness, assess
 from memtui.core.model import Finding, Memory
 from memtui.core.store import Store, load_store
@@ -120,9 +122,15 @@ def open_store(
 
 def analyse(ws: Workspace) -> Workspace:
     """Every finding, with git dates for files whose front matter has none; badges and the expired/stale
-    findings follow the workspace's freshness policy (one pass of the check)."""
+    findings follow the workspace's freshness policy (one pass of the check). A pair a person kept (keep-both),
+    both texts unchanged since, is not flagged (`honour_kept_pairs`)."""
     dates = ws.repo.file_dates() if ws.repo else FileDates()
     report = check_store(ws.store, ws.today, dates, policy=ws.policy)
+    if ws.repo is not None:
+        try:
+            report = honour_kept_pairs(report, ws.repo.history(), ws.repo.work_tree)
+        except MemtuiError:
+            pass  # history unreadable: every pair stays flagged, none is hidden by mistake
     return Workspace(
         store=ws.store,
         today=ws.today,

@@ -356,6 +356,87 @@ def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> 
     assert json.loads(run("history", str(store), "--json").stdout)[0]["action"] == "undo"
 
 
+def test_cli_revoked_keeps_what_a_batch_still_retires_after_one_is_restored(store: Path) -> None:
+    """The trial: archive a.md and b.md in one decision, restore a.md: `history --revoked` said "no memtui events"
+    while b.md was still in memory.archive/ and ARCHIVE.md. Revoked-ness is per memory, not per commit."""
+    assert run("archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "batch").returncode == 0
+    assert run("restore", str(store), "feedback_a.md").returncode == 0
+    assert (store.parent / "memory.archive" / "feedback_b.md").exists()
+    events = json.loads(run("history", str(store), "--revoked", "--json").stdout)
+    assert [(e["action"], e["memories"], e["reason"]) for e in events] == [
+        ("archive", ["memory/feedback_b.md"], "batch")
+    ]
+    text = run("history", str(store), "--revoked").stdout
+    assert "memory/feedback_b.md" in text and "feedback_a.md" not in text
+    # one memory's revoked history reads the whole store's restores, not only those naming it
+    assert "memory/feedback_b.md" in run("history", str(store), "feedback_b.md", "--revoked").stdout
+    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no memtui events for that memory"
+    assert run("restore", str(store), "feedback_b.md").returncode == 0
+    assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
+
+
+def test_undo_of_a_batch_names_every_memory(store: Path) -> None:
+    """Undo of a two-memory archive said "undid archive of memory/feedback_a.md" and its commit
+    "undo archive of feedback_a.md": the other memory it brought back went unsaid."""
+    assert run("archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "batch").returncode == 0
+    out = run("undo", str(store))
+    assert out.returncode == 0, out.stderr
+    assert "undid archive of 2 memories: memory/feedback_a.md, memory/feedback_b.md" in out.stdout
+    subject = git(store.parent, "log", "-1", "--format=%s").strip()
+    assert subject == "memtui: undo archive of 2 memories: feedback_a.md, feedback_b.md"
+    assert head_trailers(store)["Memtui-Memory"] == ["memory/feedback_a.md", "memory/feedback_b.md"]
+    redone = ops.redo(store, today=DAY)
+    assert redone.summary.startswith("redid archive of 2 memories: feedback_a.md, feedback_b.md")
+
+
+def test_check_and_the_workspace_honour_a_kept_pair_until_either_changes(store: Path) -> None:
+    """After keep-both (`b` in the review) the main screen still flagged both memories, the preview still said
+    "If the newer one holds, archive…", and `memtui check` still warned: only the review's queue read the
+    decision. Now `check` and the workspace leave the pair out while both texts are as they were kept."""
+    from memtui.core.store import load_store
+    from memtui.workspace import Workspace, analyse, open_store
+
+    write_files(
+        store,
+        {
+            "feedback_use_npm.md": memory(
+                "feedback_use_npm", description="Install packages with npm", body="Use npm for installs and scripts."
+            ),
+            "feedback_use_bun.md": memory(
+                "feedback_use_bun",
+                description="The repo switched to bun",
+                body="The repo switched to bun; don't run npm install any more.",
+            ),
+        },
+    )
+    git(store.parent, "add", "-A")
+    git(store.parent, "commit", "-q", "-m", "two rules")
+    pair = {"feedback_use_npm.md", "feedback_use_bun.md"}
+
+    def flagged() -> list[dict[str, object]]:
+        out = run("check", str(store), "--json", "--today", DAY.isoformat())
+        return [f for f in json.loads(out.stdout)["findings"] if set(f["paths"]) == pair]
+
+    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    memories = {m.path: m for m in load_store(store).memories}
+    ops.keep_both(store, memories["feedback_use_npm.md"], memories["feedback_use_bun.md"], kind="contradiction")
+    assert flagged() == []
+    out = run("check", str(store), "--json", "--today", DAY.isoformat())
+    assert json.loads(out.stdout)["kept_pairs"] == [["feedback_use_npm.md", "feedback_use_bun.md"]]
+    assert "a person kept both" in run("check", str(store), "--today", DAY.isoformat()).stdout
+
+    def pairs(ws: Workspace) -> list[str]:
+        return [f.kind for f in ws.findings_for("feedback_use_npm.md") if f.kind in ("contradiction", "duplicate")]
+
+    ws = analyse(open_store(store, DAY))
+    assert pairs(ws) == [] and ws.partners(memories["feedback_use_bun.md"], "contradiction") == []
+    # an edit to either memory is a new text: the pair is flagged again
+    text = (store / "feedback_use_bun.md").read_text()
+    ops.edit(store, "feedback_use_bun.md", text.replace("any more.", "any more, ever."), today=DAY)
+    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    assert pairs(analyse(open_store(store, DAY))) == ["contradiction"]
+
+
 def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:
     out = run(
         "archive", str(store), "feedback_a.md", "feedback_b.md", "--reason", "x", "--superseded-by", "feedback_c.md"

@@ -301,3 +301,89 @@ def test_a_future_date_from_the_first_commit_alone_is_not_offered_but_a_dated_de
     assert "Freeze starts 2026-11-23." in (store / "project_g.md").read_text()
     ops.fix_date(store, "project_f.md", date=dt.date(2026, 11, 23), today=WRITTEN)
     assert "Freeze starts 2026-11-23." in (store / "project_f.md").read_text()
+
+
+FREEZE = memory(
+    "project_deploy_freeze",
+    "project",
+    description="Deploy freeze for the year-end close starts next Thursday",
+    body="Deploy freeze for the year-end financial close starts next Thursday and lasts two weeks.\n\n"
+    "**Why:** Finance closes the books.\n\n**How to apply:** Ship anything risky before the freeze.",
+    created="2026-11-21",
+)
+
+
+def test_the_preview_names_every_line_the_fix_writes(tmp_path: Path) -> None:
+    """Demo, project_deploy_freeze: the dialog showed the body line only, and the commit also rewrote the
+    description. The preview names both lines, before and after, and the fix writes those and nothing else."""
+    store = _store(tmp_path, {"project_deploy_freeze.md": FREEZE})
+    before = (store / "project_deploy_freeze.md").read_text()
+    preview = ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY)
+    assert (store / "project_deploy_freeze.md").read_text() == before  # a preview writes nothing
+    assert preview.phrase == "next Thursday" and preview.proposal == "2026-11-26" and preview.numbers == (3, 8)
+    assert preview.shown("2026-11-26") == (
+        "line 3: - description: Deploy freeze for the year-end close starts next Thursday",
+        "line 3: + description: Deploy freeze for the year-end close starts 2026-11-26",
+        "line 8: - Deploy freeze for the year-end financial close starts next Thursday and lasts two weeks.",
+        "line 8: + Deploy freeze for the year-end financial close starts 2026-11-26 and lasts two weeks.",
+    )
+    result = ops.fix_date(
+        store, "project_deploy_freeze.md", date=dt.date(2026, 11, 26), lines=preview.numbers, today=TODAY
+    )
+    assert result.shown == preview.shown("2026-11-26")
+    changed = [
+        (n, old, new)
+        for n, (old, new) in enumerate(
+            zip(before.split("\n"), (store / "project_deploy_freeze.md").read_text().split("\n"), strict=True), 1
+        )
+        if old != new
+    ]
+    assert [n for n, _, _ in changed] == [3, 8]
+
+
+def test_a_date_given_that_is_the_proposal_is_recorded_as_counted_from_its_day(tmp_path: Path) -> None:
+    """The TUI always passes the date the person confirmed; accepting memtui's proposal was recorded as
+    "(the date given)", as if the person had worked it out. A different date is the person's own."""
+    store = _store(
+        tmp_path,
+        {"project_deploy_freeze.md": FREEZE, "project_other.md": FREEZE.replace("project_deploy_freeze", "other")},
+    )
+    ops.fix_date(store, "project_deploy_freeze.md", date=dt.date(2026, 11, 26), today=TODAY)
+    assert head_reason(store) == '"next Thursday" → 2026-11-26 (counted from 2026-11-21, front matter `created`)'
+    ops.fix_date(store, "project_other.md", date=dt.date(2026, 12, 3), today=TODAY)
+    assert head_reason(store) == '"next Thursday" → 2026-12-03 (the date given)'
+
+
+def test_a_fix_changes_only_the_line_shown_not_the_same_phrase_elsewhere(tmp_path: Path) -> None:
+    """1Skip's bug_fixes_and_context_2026-05-14.md: fixing 今天 on line 11 also rewrote 今天 on line 110, a line
+    nobody was shown (and 今天 under another dated heading is another day). Each occurrence is its own fix."""
+    body = (
+        "# 2026-05-14 更新记录\n\n今天主要修复 Web 端交互。\n\n## 验证记录\n\n今天按功能点多次运行测试。\n\n"
+        "## 2026-05-15 补充\n\n今天补了文档。\n\n**Why:** x\n\n**How to apply:** y"
+    )
+    name = "bug_fixes_and_context_2026-05-14"
+    store = _store(tmp_path, {f"{name}.md": memory(name, "project", description="5/14 修复记录", body=body)})
+    path = store / f"{name}.md"
+    original = path.read_text()
+    ops.fix_date(store, f"{name}.md", today=TODAY)
+    assert path.read_text() == original.replace("今天主要", "2026-05-14主要")  # line 9 only
+    preview = ops.fix_date_preview(store, f"{name}.md", today=TODAY)  # the next one is its own decision
+    assert preview.numbers == (13,) and preview.proposal == "2026-05-14"
+    with pytest.raises(ops.OpError, match="not the line"):  # what the person was shown no longer matches
+        ops.fix_date(store, f"{name}.md", lines=(9, 13), today=TODAY)
+    ops.fix_date(store, f"{name}.md", lines=preview.numbers, today=TODAY)
+    assert "2026-05-14按功能点" in path.read_text() and "今天补了文档" in path.read_text()
+    ops.fix_date(store, f"{name}.md", today=TODAY)
+    assert "2026-05-15补了文档" in path.read_text()  # counted from its own heading
+
+
+def test_a_fix_replaces_the_occurrence_found_not_a_look_alike_before_it(tmp_path: Path) -> None:
+    """ "today's numbers" is not a date (the analysis skips it); the fix replaced the first "today" on the line
+    all the same, writing "2026-11-20's numbers" and leaving the date it was asked to fix."""
+    body = "Check today's numbers before we ship; the hotfix went out today.\n\n**Why:** x\n\n**How to apply:** y"
+    store = _store(tmp_path, {"project_x.md": memory("project_x", "project", body=body, created="2026-11-20")})
+    result = ops.fix_date(store, "project_x.md", today=TODAY)
+    assert (
+        "Check today's numbers before we ship; the hotfix went out 2026-11-20." in (store / "project_x.md").read_text()
+    )
+    assert result.shown[1] == "line 8: + Check today's numbers before we ship; the hotfix went out 2026-11-20."

@@ -102,11 +102,19 @@ def test_lines_the_target_already_has_are_not_repeated(tmp_path: Path) -> None:
     assert text.endswith("`./deploy.sh`.\n\nAlso tag the release.\n")
 
 
-def test_into_a_new_file_the_newest_memory_leads(tmp_path: Path) -> None:
+def test_into_a_new_file_the_first_memory_leads_with_a_description_of_both(tmp_path: Path) -> None:
+    """The newest memory used to lead, with its own description: a merged memory described as one of the two."""
     store = _store(tmp_path)
     a, b = _memories(store, "feedback_deploy_bun.md", "feedback_deploy_tooling.md")
-    assert ops.default_merge_text([b, a], into="feedback_deploy.md").startswith(A.split("\n\n")[0])
-    assert ops.default_merge_text([b, a]).startswith(A.split("\n\n")[0])
+    for into in ("feedback_deploy.md", None):
+        text = ops.default_merge_text([b, a], into=into)
+        assert text.startswith(
+            "---\nname: feedback_deploy_tooling\ndescription: Deploy tooling rule; Deploy with bun\n"
+        )
+        assert "Use the deploy script." in text and "Deploy with bun." in text  # both rules, whichever leads
+    assert ops.default_merge_text([a, b], into="feedback_deploy.md").startswith(
+        "---\nname: feedback_deploy_bun\ndescription: Deploy with bun; Deploy tooling rule\n"
+    )
 
 
 def test_merge_and_edit_keep_the_final_newline(tmp_path: Path) -> None:
@@ -188,6 +196,64 @@ def test_the_real_command_merges_into_b_as_b(tmp_path: Path) -> None:
     assert "merged_from: [feedback_deploy_bun.md]" in text and text.endswith("\n")
 
 
+def _gen_b(name: str, description: str, body: str) -> str:
+    """A memory as current Claude Code writes it (0WAQ/gsim-ops): quoted description, type under metadata."""
+    return (
+        f'---\nname: {name}\ndescription: "{description}"\nmetadata: \n  node_type: memory\n  type: feedback\n'
+        f"---\n\n{body}\n"
+    )
+
+
+def test_the_real_command_merging_into_a_new_file_indexes_the_merged_memory_and_loses_no_rule(tmp_path: Path) -> None:
+    """gsim-ops: commit style and destructive ops merged into feedback_style.md got the second memory's front
+    matter (the newer file), while MEMORY.md kept the first one's line retargeted and dropped the second's: the
+    index described commit style only, the file said it was about destructive ops."""
+    commit = _gen_b(
+        "feedback-commit-style",
+        "User wants me to write commit messages (on explicit ask). Style: English, short, no emoji",
+        "Only commit on explicit ask.\n\n**Why:** they review it.\n\n**How to apply:** draft, then ask.",
+    )
+    destructive = _gen_b(
+        "feedback-destructive-ops",
+        "Destructive operations must be opt-in, with --force / explicit flags required for the destructive path",
+        "Default behavior is non-destructive.\n\n**Why:** a wrong default costs real work.\n\n"
+        "**How to apply:** put the destructive variant behind a flag.",
+    )
+    top = tmp_path / "app"
+    write_files(
+        top / "memory",
+        {
+            "MEMORY.md": "- [Reply Style](feedback_reply_style.md) — terse\n"
+            "- [Commit Style](feedback_commit_style.md) — I draft commits on explicit ask\n"
+            "- [Destructive Ops](feedback_destructive_ops.md) — --force for destructive paths\n"
+            "- [Plan Mode](feedback_plan_mode.md) — plan first\n",
+            "feedback_reply_style.md": _gen_b("feedback-reply-style", "Chinese, terse", "Terse."),
+            "feedback_plan_mode.md": _gen_b("feedback-plan-mode", "Plan 3+ file changes", "Plan first."),
+            "feedback_commit_style.md": commit,
+        },
+    )
+    write_files(top / "memory", {"feedback_destructive_ops.md": destructive})  # the newer file
+    init_repo(top)
+    store = top / "memory"
+    out = _merge_command(
+        store, "feedback_commit_style.md", "feedback_destructive_ops.md", into="feedback_style.md", reason="combine"
+    )
+    assert out.returncode == 0, out.stderr
+    merged = read_memory(store / "feedback_style.md", "feedback_style.md", in_archive=False)
+    assert merged.name == "feedback-commit-style"  # the first memory's front matter, not the newest file's
+    assert merged.description == (
+        "User wants me to write commit messages (on explicit ask). Style: English, short, no emoji; "
+        "Destructive operations must be opt-in, with --force / explicit flags required for the destructive path"
+    )
+    assert "Only commit on explicit ask." in merged.body and "Default behavior is non-destructive." in merged.body
+    lines = (store / "MEMORY.md").read_text().splitlines()
+    assert len(lines) == 3 and lines[0].startswith("- [Reply Style]") and lines[2].startswith("- [Plan Mode]")
+    assert lines[1] == (
+        "- [feedback-commit-style](feedback_style.md) — User wants me to write commit messages (on explicit…; "
+        "Destructive operations must be opt-in, with --force…"  # each memory named, cut at a word
+    )
+
+
 NPM = memory(
     "feedback_use_npm",
     description="Install packages with npm",
@@ -202,9 +268,10 @@ BUN = memory(
 )
 
 
-def _merge_command(store: Path, *files: str, into: str) -> subprocess.CompletedProcess[str]:
+def _merge_command(store: Path, *files: str, into: str, reason: str = "") -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "memtui", "merge", str(store), *files, "--into", into],
+        [sys.executable, "-m", "memtui", "merge", str(store), *files, "--into", into]
+        + (["--reason", reason] if reason else []),
         capture_output=True,
         text=True,
         timeout=60,
@@ -254,8 +321,11 @@ def test_a_merge_into_a_new_file_takes_the_first_merged_memorys_index_line_where
         today=DAY,
     )
     index = (store / "MEMORY.md").read_text()
-    # the person's title and hook stay, on the same line, linking to the merged memory; the other line is gone
-    assert index == "# Memory\n\n- [Deploy bun](feedback_deploy.md) — bun\n- [Tea](user_tea.md) — tea\n"
+    # one line for the merged memory, where the first merged memory's line stood, saying what it now holds
+    assert index == (
+        "# Memory\n\n- [feedback_deploy_bun](feedback_deploy.md) — Deploy with bun; Deploy tooling rule\n"
+        "- [Tea](user_tea.md) — tea\n"
+    )
 
 
 def test_a_merge_into_a_memory_the_index_does_not_list_takes_the_merged_line_in_place_within_the_cap(
@@ -284,7 +354,8 @@ def test_a_merge_into_a_memory_the_index_does_not_list_takes_the_merged_line_in_
         today=DAY,
     )
     lines = (store / "MEMORY.md").read_text().splitlines()
-    assert lines[2] == "- [Small PRs](feedback_small_prs_zh.md) — under 400 lines"
+    # the merged memory's own name and description, not feedback_small_prs.md's title and hook
+    assert lines[2] == "- [feedback_small_prs_zh](feedback_small_prs_zh.md) — feedback small prs zh"
     assert lines[3:] == filler.splitlines() and sum("feedback_small_prs" in line for line in lines) == 1
 
 

@@ -42,6 +42,9 @@ class Report:
     held_back: tuple[Finding, ...] = ()
     """Weaker contradiction/duplicate candidates, below the precision threshold: not in `findings`, shown on
     request (each has `held_back=True`, a `score` and the same fields as a shown pair), strongest first."""
+    kept: tuple[Finding, ...] = ()
+    """Contradiction/duplicate findings of pairs a person kept (a keep-both decision, both texts unchanged since):
+    not in `findings` nor `held_back`, said apart (`memtui.audit.history.honour_kept_pairs` sets them)."""
 
     def for_path(self, path: str) -> list[Finding]:
         """Findings that name a memory."""

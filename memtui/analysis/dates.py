@@ -6,7 +6,7 @@ import bisect
 import datetime as dt
 import re
 from collections.abc import Callable
-from dataclasses import dataclass, replace
+from dataclasses import dataclass, field, replace
 from functools import partial
 
 from memtui.analysis.text import Corpus
@@ -69,6 +69,8 @@ class RelativeDate:
     withheld: str = ""
     """The date (or range) worked out but not offered: after today, counted from the file's first commit; empty
     otherwise."""
+    column: int | None = field(default=None, compare=False)
+    """Where the phrase starts on its line (0-based), so a fix replaces this occurrence and no other."""
 
     @property
     def replacement(self) -> str | None:
@@ -224,10 +226,10 @@ _SENTENCE_END = re.compile(r"[.;!?。；！？]")
 _TIME_OF_DAY_PLURAL = re.compile(r"(?i)(?<!\s)\s++(?:mornings|afternoons|evenings|nights)\b")
 
 
-def _hit(phrase: str, line: int, resolved: Resolved) -> RelativeDate:
+def _hit(phrase: str, line: int, resolved: Resolved, column: int | None = None) -> RelativeDate:
     if isinstance(resolved, tuple):
-        return RelativeDate(phrase, line, None, resolved)
-    return RelativeDate(phrase, line, resolved)
+        return RelativeDate(phrase, line, None, resolved, column=column)
+    return RelativeDate(phrase, line, resolved, column=column)
 
 
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
@@ -237,15 +239,35 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
     ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today").
     Reported with a `span` instead of a one-day date: ranges ("this week", "last month", "明年").
     """
-    return [_hit(phrase, line, resolve(anchor) if anchor else None) for phrase, line, resolve in _phrases(text)]
+    return [
+        _hit(phrase, line, resolve(anchor) if anchor else None, column)
+        for phrase, line, column, resolve in _phrases(text)
+    ]
 
 
 Resolver = Callable[[dt.date], Resolved]
 
 
-def _phrases(text: str) -> list[tuple[str, int, Resolver]]:
-    """Each relative date phrase of `find_relative_dates`: the phrase, its line, and how to count it from a day."""
-    found: list[tuple[str, int, Resolver]] = []
+def _without_code(line: str) -> tuple[str, list[int]]:
+    """`line` without its `code` spans, and where each character left stood in `line`."""
+    clean: list[str] = []
+    at: list[int] = []
+    last = 0
+    for m in [*_CODE_SPAN.finditer(line), None]:
+        end = m.start() if m is not None else len(line)
+        clean.append(line[last:end])
+        at.extend(range(last, end))
+        last = m.end() if m is not None else last
+    return "".join(clean), at
+
+
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
+    """Each relative date phrase of `find_relative_dates`: the phrase, its line, where it starts on that line, and
+    how to count it from a day."""
+    found: list[tuple[str, int, int, Resolver]] = []
     if not _may_hold_relative_date(text):
         return found
     in_code = False
@@ -256,7 +278,7 @@ def _phrases(text: str) -> list[tuple[str, int, Resolver]]:
             continue
         if in_code or _ABSOLUTE.search(line):
             continue
-        clean = re.sub(r"`[^`]*`", "", line)
+        clean, at = _without_code(line)
         ends = [m.start() for m in _SENTENCE_END.finditer(clean)]
         for m in _EN.finditer(clean):
             before = clean[max(0, m.start() - 12) : m.start()].lower()
@@ -272,7 +294,7 @@ def _phrases(text: str) -> list[tuple[str, int, Resolver]]:
                 continue  # "three times in one day" says how long, not when
             if m.group("phrase").lower() == "today" and _currently(lines, number - 1, clean, m.start(), m.end()):
                 continue  # "there is no duplicate detection today" means now, whenever it is read
-            found.append((m.group("phrase"), number, partial(_resolve_en, m)))
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_en, m)))
         for m in _ZH.finditer(clean):
             if clean[max(0, m.start() - 1) : m.start()] in ("每", "各"):
                 continue
@@ -280,7 +302,7 @@ def _phrases(text: str) -> list[tuple[str, int, Resolver]]:
                 continue  # "周末 / 节假日不 append" is a kind of day, not one weekend
             if m.group("phrase") == "今天" and clean[m.end() : m.end() + 1] == "的":
                 continue  # "今天的数据" is today's data whenever it runs, as "today's" is in English
-            found.append((m.group("phrase"), number, partial(_resolve_zh, m)))
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_zh, m)))
     return found
 
 
@@ -429,13 +451,21 @@ def dated_phrases(
 
     `check` and `fix-date` both call this, so the date a finding offers is the date the fix writes.
     """
+    return unique_phrases(dated_hits(text, known, today, name=name, file_name=file_name), body_line)
+
+
+def dated_hits(
+    text: str, known: WritingDates, today: dt.date, *, name: str = "", file_name: str = ""
+) -> list[RelativeDate]:
+    """Every relative date of a text, each occurrence on its own (`dated_phrases` keeps one per phrase), with
+    the day it was counted from (`base`): "今天" under two dated headings is two different days."""
     hits = []
-    for phrase, line, resolve in _phrases(text):
+    for phrase, line, column, resolve in _phrases(text):
         base = base_for(text, line, known, name=name, file_name=file_name)
-        hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None)
+        hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None, column)
         first_day = hit.suggestion or (hit.span[0] if hit.span else None)
         if first_day is not None and first_day > today and base.source == FIRST_COMMIT:
             shown = hit.replacement or first_day.isoformat()
-            hit = RelativeDate(phrase, line, None, None, base, shown)
+            hit = RelativeDate(phrase, line, None, None, base, shown, column)
         hits.append(replace(hit, base=base))
-    return unique_phrases(hits, body_line)
+    return hits

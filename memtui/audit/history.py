@@ -9,17 +9,24 @@ from __future__ import annotations
 import datetime as dt
 import os
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from memtui.analysis.check import FileDates
+from memtui.analysis.check import FileDates, Report
 from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
+from memtui.core.model import Finding
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 """The `git log -z` format `events_from_log` reads: id, author date, author, message."""
 DATES_FORMAT = "--format=%x01%cs%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
 """The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, memtui's action and (on a
 redo) the commit it re-applies, then the files."""
+REVOKING = ("archive", "merge")
+"""memtui actions that retire a rule: archived, or merged away into another memory."""
+DUPLICATE_PREFIX = "duplicate of "
+"""An archive whose reason starts with this retired a duplicate (its twin stays): merged away, not revoked."""
+PAIR_KINDS = ("contradiction", "duplicate")
+"""The findings about a pair of memories that a keep-both decision answers."""
 MOVES = frozenset({"archive", "restore", "undo", "redo"})
 """memtui actions that put back or move a file without writing new content: they do not make it newer (nor
 does a redo, which puts back what its decision wrote)."""
@@ -114,6 +121,103 @@ def events_from_log(raw: str, paths: Sequence[str] = ()) -> list[Event]:
         )
         events.append(event.about(wanted) if wanted else event)
     return events
+
+
+def undone_commits(events: Sequence[Event]) -> set[str]:
+    """The commits a later memtui undo reverted."""
+    return {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+
+
+def is_duplicate_archive(event: Event) -> bool:
+    """An archive that retired a duplicate whose twin stays (recorded with `duplicate of …` and a successor)."""
+    return event.action == "archive" and event.reason.startswith(DUPLICATE_PREFIX) and bool(event.superseded_by)
+
+
+def revoked_events(events: Sequence[Event], paths: Sequence[str] = ()) -> list[Event]:
+    """The decisions that retired a rule (archived or merged away) still in force, each naming only the memories
+    it retired that are still retired; `events` newest first, as `events_from_log` gives them (all of them: a
+    restore of one memory decides what an archive of several still retires).
+
+    Revoked-ness is per memory, not per commit: a batch archive of a.md and b.md followed by a restore of a.md
+    still retired b.md, so it is kept, naming b.md alone. A decision later undone, or whose every memory was
+    restored since, is left out; so is a duplicate archived beside its twin (the rule stays, once). A memory is
+    matched to a restore by where the archive put it (`Memtui-Archived-To`, the restore's
+    `Memtui-Restored-From`), or by its own path when the decision does not say (a merge).
+
+    With `paths` (repository-relative), only the decisions that still retire one of them, or name one as what
+    replaced them, labelled by that path (`Event.about`).
+    """
+    undone = undone_commits(events)
+    restored: set[str] = set()
+    out = []
+    for e in events:
+        if e.commit in undone:
+            continue
+        if e.action == "restore":
+            restored.update(unescape_path(p) for p in e.trailers.get("Memtui-Restored-From", []))
+            restored.update(e.memories)
+        elif e.action in REVOKING and not is_duplicate_archive(e):
+            moved_to = [unescape_path(p) for p in e.trailers.get("Memtui-Archived-To", [])]
+            if len(moved_to) != len(e.memories):
+                moved_to = list(e.memories)  # no archive path per memory: its own path says it was restored
+            still = tuple(m for m, where in zip(e.memories, moved_to, strict=True) if where not in restored)
+            if not still:
+                continue
+            if paths and not set(paths) & {*still, *_successors(e)}:
+                continue
+            kept = e if still == e.memories else replace(e, memories=still)
+            out.append(kept.about(paths) if paths else kept)
+    return out
+
+
+def _successors(event: Event) -> set[str]:
+    """The paths a decision names as what replaced its memories (`Memtui-Superseded-By`, `Memtui-Merged-Into`)."""
+    keys = ("Memtui-Superseded-By", "Memtui-Merged-Into")
+    return {unescape_path(v) for k in keys for v in event.trailers.get(k, [])}
+
+
+def kept_pairs(events: Sequence[Event]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
+    """The pairs a person kept (keep-both decisions not undone): each memory's repository-relative path with the
+    start of its content hash when it was kept (`Memtui-Memory` twice, `Memtui-Hashes: a,b`)."""
+    undone = undone_commits(events)
+    out = []
+    for e in events:
+        if e.action != "keep-both" or e.commit in undone or len(e.memories) != 2:
+            continue
+        first, _, second = e.trailers.get("Memtui-Hashes", [""])[0].partition(",")
+        if first and second:
+            out.append(((e.memories[0], first), (e.memories[1], second)))
+    return out
+
+
+def honour_kept_pairs(report: Report, events: Sequence[Event], work_tree: Path) -> Report:
+    """`report` without the contradiction and duplicate findings of the pairs a person kept, while both memories
+    are as they were when kept (an edit to either brings the finding back): they move to `Report.kept`.
+
+    `check`, the main screen's flags and previews, and the review read this, so a kept pair is flagged nowhere.
+    `events` are the store's memtui events; `work_tree` the repository's root (trailers name paths from it).
+    """
+    memories = {m.path: m for m in report.store.memories}
+
+    def store_path(rel: str) -> str:
+        return Path(os.path.relpath(work_tree / rel, report.store.root)).as_posix()
+
+    kept = [{store_path(x): hx, store_path(y): hy} for (x, hx), (y, hy) in kept_pairs(events)]
+
+    def is_kept(finding: Finding) -> bool:
+        if finding.kind not in PAIR_KINDS or len(set(finding.paths)) != 2:
+            return False
+        now = {p: m.content_hash[:16] for p in finding.paths if (m := memories.get(p)) is not None}
+        return len(now) == 2 and now in kept
+
+    if not kept or not any(is_kept(f) for f in (*report.findings, *report.held_back)):
+        return report
+    return replace(
+        report,
+        findings=tuple(f for f in report.findings if not is_kept(f)),
+        held_back=tuple(f for f in report.held_back if not is_kept(f)),
+        kept=report.kept + tuple(f for f in report.findings if is_kept(f)),
+    )
 
 
 def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:

@@ -128,7 +128,16 @@ def _load_report(path: Path, today: dt.date, *, demo: bool = False):  # type: ig
         dates = FileDates()
     # the person's freshness periods (config.toml), so `check` and the TUI agree on what is stale
     policy = load_settings(None if demo else path).policy()
-    return check_store(store, today, dates, policy=policy, parallel=True)
+    report = check_store(store, today, dates, policy=policy, parallel=True)
+    if repo is not None:
+        from memtui.audit.history import honour_kept_pairs
+        from memtui.core.errors import MemtuiError
+
+        try:
+            report = honour_kept_pairs(report, repo.history(), repo.work_tree)
+        except MemtuiError:
+            pass  # history unreadable: every pair is reported, none is hidden by mistake
+    return report
 
 
 def _budget_line(report) -> str:  # type: ignore[no-untyped-def]
@@ -174,6 +183,7 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> i
             ],
             "findings": [f.to_json() for f in report.findings],
             "held_back": len(report.held_back),
+            "kept_pairs": [list(f.paths) for f in report.kept],
         }
         if temporary:
             out["store_deleted_on_exit"] = True
@@ -193,6 +203,8 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> i
         print()
         for f in report.findings:
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
+        for f in report.kept:
+            print(f"kept    {f.kind:19} {_safe(' and '.join(f.paths))}: a person kept both (until either changes)")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()
         print(
@@ -364,9 +376,9 @@ def cmd_init(args: argparse.Namespace) -> int:
 
 def cmd_history(args: argparse.Namespace) -> int:
     """`memtui history STORE [FILE] [--revoked] [--json]`."""
+    from memtui.audit.history import revoked_events, undone_commits
     from memtui.audit.repo import open_repo
     from memtui.core.store import detect_layout
-    from memtui.review import revoked_only, undone_commits
 
     store = _store_path(args.store)
     layout = detect_layout(store)
@@ -381,9 +393,8 @@ def cmd_history(args: argparse.Namespace) -> int:
             paths.append(repo.rel(layout.live_path(resolved)))
         elif _inside(resolved, layout.scan_root):
             paths.append(repo.rel(layout.archived_path(resolved)))
-    events = repo.history(paths)
-    if args.revoked:
-        events = revoked_only(events)
+    # what a batch still retires depends on every later restore, not only those naming this file
+    events = revoked_events(repo.history(), paths) if args.revoked else repo.history(paths)
     if args.json:
         _write_json([e.to_json() for e in events])
         return EXIT_OK

@@ -148,19 +148,21 @@ def remove_entries(text: str, index_dir: Path, targets: set[Path]) -> str:
     return "".join(kept)
 
 
-def retarget_first(text: str, index_dir: Path, targets: set[Path], new_target: str) -> str:
-    """The index text with the first entry line linking to any of `targets` (absolute paths) linking to
-    `new_target` instead; its title, hook and every other byte kept. Unchanged when no line links to them."""
+def replace_first(text: str, index_dir: Path, targets: set[Path], line: str) -> str:
+    """The index text with the first entry line linking to any of `targets` (absolute paths) replaced by `line`
+    (an `entry_line`), where it stood: its list marker, indentation and line ending kept, every other byte too.
+    Unchanged when no line links to them."""
     lines = text.splitlines(keepends=True)
-    for number, line in enumerate(lines, 1):
-        entry = parse_entry(line.rstrip("\r\n"), number)
+    for number, raw in enumerate(lines, 1):
+        entry = parse_entry(raw.rstrip("\r\n"), number)
         if entry is None or re.match(r"^[a-z][a-z0-9+.-]*:", entry.target):
             continue
         if Path(os.path.normpath(index_dir / entry.target)) in targets:
-            match = _ENTRY.match(line.rstrip("\r\n"))
+            match = _ENTRY.match(raw.rstrip("\r\n"))
             assert match is not None  # parse_entry matched the same line
-            start, end = match.span("target")
-            lines[number - 1] = line[:start] + new_target + line[end:]
+            marker = raw[: match.start("title") - 1]  # "- ", "  * " …: up to the title's "["
+            ending = raw[len(raw.rstrip("\r\n")) :]
+            lines[number - 1] = marker + line[line.index("[") :] + ending
             return "".join(lines)
     return text
 

@@ -17,7 +17,7 @@ from __future__ import annotations
 
 from memtui.audit.repo import NotInGit
 from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, restore, restore_many
-from memtui.ops.editing import edit, fix_date, verify, verify_many
+from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
 from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
 from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
@@ -36,6 +36,8 @@ __all__ = [
     "TEMP_FILE",
     "UNDOABLE",
     "ChangedOnDisk",
+    "DateFix",
+    "LineFix",
     "NotInGit",
     "OpError",
     "OpResult",
@@ -53,6 +55,7 @@ __all__ = [
     "finish_review",
     "heal",
     "fix_date",
+    "fix_date_preview",
     "init",
     "keep_both",
     "merge",

@@ -5,15 +5,18 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections.abc import Mapping, Sequence
-from dataclasses import replace
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 from memtui.analysis import dates as reldates
-from memtui.analysis.check import writing_dates
-from memtui.audit.repo import message
+from memtui.analysis.check import FileDates, writing_dates
+from memtui.analysis.written import Base, WritingDates
+from memtui.audit.repo import message, try_open_repo
 from memtui.core import frontmatter
 from memtui.core.freshness import to_date
 from memtui.core.model import Memory
+from memtui.core.reading import read_memory
+from memtui.core.store import detect_layout
 from memtui.ops.index_edit import encode_like
 from memtui.ops.merging import bump_change_dates, validate_text, with_final_newline
 from memtui.ops.outcome import OpError, OpResult
@@ -147,12 +150,169 @@ def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
     return head + "".join(keep) + text[len(head) + len(block) :], len(hits) - 1
 
 
+_CODE_SPAN = re.compile(r"`[^`]*`")
+
+
+def _occurrences(text: str, phrase: str) -> list[int]:
+    """Where `phrase` starts in `text` (any case), outside `code` (which names a word; the analysis skips it)."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    return [
+        m.start()
+        for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
+        if not any(a <= m.start() < b for a, b in spans)
+    ]
+
+
+@dataclass(frozen=True)
+class LineFix:
+    """One line of a memory file that a date fix rewrites."""
+
+    number: int
+    """1-based line number in the file."""
+    text: str
+    """The line as it is now."""
+    phrase: str
+    columns: tuple[int, ...]
+    """Where each occurrence of `phrase` it replaces starts (0-based); no other occurrence is touched."""
+
+    def after(self, replacement: str) -> str:
+        """The line with the phrase replaced by `replacement` at `columns`."""
+        out, at = [], 0
+        for column in sorted(self.columns):
+            out += [self.text[at:column], replacement]
+            at = column + len(self.phrase)
+        return "".join(out) + self.text[at:]
+
+
+@dataclass(frozen=True)
+class DateFix:
+    """What `fix_date` will write for one relative date, worked out without writing (`fix_date_preview`).
+
+    `lines` are every line it changes — the line the finding names, and the description when it says the same
+    phrase counted from the same day — and no other: the same phrase elsewhere (another dated section, a later
+    paragraph) is its own finding and its own decision.
+    """
+
+    path: str
+    phrase: str
+    proposal: str | None
+    """The text memtui proposes for the phrase (`check`'s date or range); None when it offers none."""
+    base: Base | None
+    """The day the phrase was counted from, and why."""
+    withheld: str
+    """The date worked out but not offered (after today, counted from only the first commit); else empty."""
+    lines: tuple[LineFix, ...]
+
+    @property
+    def numbers(self) -> tuple[int, ...]:
+        """The file line numbers the fix changes (what `fix_date(lines=...)` checks against)."""
+        return tuple(line.number for line in self.lines)
+
+    def counted(self, replacement: str) -> str:
+        """Where `replacement` came from, as the commit says it: counted from the day memtui proposed it from,
+        when it is memtui's proposal (typed in again or accepted as offered), else the date the person gave."""
+        if replacement == self.proposal and self.base is not None and self.base.date is not None:
+            return f"counted from {self.base.date.isoformat()}, {self.base.source}"
+        return "the date given"
+
+    def shown(self, replacement: str) -> tuple[str, ...]:
+        """Each changed line before and after (`line 9: - …`, `line 9: + …`), as the CLI prints and a dialog shows."""
+        out: list[str] = []
+        for line in self.lines:
+            out += [
+                f"line {line.number}: - {line.text.strip()}",
+                f"line {line.number}: + {line.after(replacement).strip()}",
+            ]
+        return tuple(out)
+
+
+def _plan_date_fix(memory: Memory, known: WritingDates, today: dt.date, phrase: str | None) -> DateFix:
+    """The lines a fix of `phrase` (None: the first relative date) changes in `memory`; refused when there is none,
+    or when an occurrence cannot be found where the analysis saw it (nothing is written then)."""
+    description_lines = memory.description.count("\n") + 1
+    hits = reldates.dated_hits(
+        memory.description + "\n" + memory.body, known, today, name=memory.name or "", file_name=Path(memory.path).name
+    )
+    proposals = reldates.unique_phrases(hits, description_lines + 1)
+    wanted = [p for p in proposals if phrase is None or p.phrase.lower() == phrase.lower()]
+    if not wanted:
+        raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
+    hit = wanted[0]
+    same = [h for h in hits if h.phrase.lower() == hit.phrase.lower()]
+    lines = [line.rstrip("\r") for line in memory.text.split("\n")]
+    columns: dict[int, list[int]] = {}
+    # the description often says it too: the same date only when counted from the same day
+    said = [h for h in same if h.line <= description_lines and h.base == hit.base]
+    for number, column in _in_front_matter(lines, memory.description, said):
+        columns.setdefault(number, []).append(column)
+    if hit.line > description_lines:  # the line the finding names: every occurrence of the phrase on it
+        number = memory.text.count("\n", 0, len(memory.text) - len(memory.body)) + hit.line - description_lines
+        columns[number] = [h.column for h in same if h.line == hit.line and h.column is not None]
+    fixes = []
+    for number, at in sorted(columns.items()):
+        text = lines[number - 1] if 0 < number <= len(lines) else ""
+        if not at or any(text[c : c + len(hit.phrase)].lower() != hit.phrase.lower() for c in at):
+            raise OpError(f"{memory.path}: could not find {hit.phrase!r} on line {number}; nothing was changed")
+        fixes.append(LineFix(number, text, hit.phrase, tuple(at)))
+    return DateFix(memory.path, hit.phrase, hit.replacement, hit.base, hit.withheld, tuple(fixes))
+
+
+def _in_front_matter(lines: list[str], description: str, hits: list[reldates.RelativeDate]) -> list[tuple[int, int]]:
+    """(file line, column) of each of the description's `hits` in the front matter: where the description's line
+    stands whole in its `description:` line (or a continuation line), else the next occurrence of the phrase there."""
+    numbers = _description_lines(lines)
+    out: list[tuple[int, int]] = []
+    said = description.split("\n")
+    for hit in hits:
+        own = said[hit.line - 1] if hit.column is not None else ""
+        spot = next(((n, lines[n - 1].find(own)) for n in numbers if own and own in lines[n - 1]), None)
+        if spot is not None:
+            out.append((spot[0], spot[1] + (hit.column or 0)))
+            continue
+        free = ((n, c) for n in numbers for c in _occurrences(lines[n - 1], hit.phrase) if (n, c) not in out)
+        found = next(free, None)
+        if found is not None:
+            out.append(found)
+    return out
+
+
+def _description_lines(lines: list[str]) -> list[int]:
+    """The 1-based numbers of the front matter lines holding the description: its `description:` line and the
+    continuation lines of a value written over several."""
+    if not lines or lines[0] != "---":
+        return []
+    close = next((i for i, line in enumerate(lines[1:], 1) if line in ("---", "...")), len(lines))
+    start = next((i for i in range(1, close) if re.match(r"\s*description\s*:", lines[i])), None)
+    if start is None:
+        return []
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < close and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent:
+        end += 1
+    return list(range(start + 1, end + 1))
+
+
+def fix_date_preview(store: Path, file: str, *, phrase: str | None = None, today: dt.date | None = None) -> DateFix:
+    """What `fix_date` would change, without writing: every line, before and after (`DateFix.shown`), the date
+    memtui proposes and the day it is counted from. A front end shows all of it, then calls `fix_date` with
+    `lines=DateFix.numbers`, so the fix writes exactly what the person saw."""
+    layout = detect_layout(store)
+    path = safe_path(layout, file)
+    memory = read_memory(path, layout.rel(path), in_archive=False)
+    if memory.is_malformed:
+        raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
+    repo = try_open_repo(layout)
+    known = writing_dates(memory, repo.file_dates() if repo is not None else FileDates())
+    return _plan_date_fix(memory, known, today or dt.date.today(), phrase)
+
+
 def fix_date(
     store: Path,
     file: str,
     *,
     phrase: str | None = None,
     date: dt.date | None = None,
+    lines: Sequence[int] | None = None,
     expected_hash: str | None = None,
     today: dt.date | None = None,
     allow_secret: bool = False,
@@ -162,60 +322,44 @@ def fix_date(
     The date it meant is the one `check` offers (`dates.dated_phrases`): counted from a dated heading above the
     phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
     (a file memtui's init put under git, a copy with only its mtime), or it is only the file's first commit and the
-    date would be after today, nothing is written unless `date` is given. The summary says which day it was
-    counted from; `OpResult.shown` holds the line before and after.
+    date would be after today, nothing is written unless `date` is given. Only the lines `fix_date_preview` names
+    change: the finding's line and the description when it says the same date. With `lines` (the line numbers
+    the person was shown), a fix that would change any other line is refused, writing nothing. The commit says
+    which day the date was counted from when it is memtui's proposal (given or not), else that it was given;
+    `OpResult.shown` holds each line before and after.
     """
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file)
         memory, data = load(txn, path, expected_hash)
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
-        known = writing_dates(memory, txn.repo.file_dates())
-        proposals = reldates.dated_phrases(
-            memory.description + "\n" + memory.body,
-            known,
-            txn.today,
-            name=memory.name or "",
-            file_name=path.name,
-        )
-        wanted = [p for p in proposals if phrase is None or p.phrase.lower() == phrase.lower()]
-        key = wanted[0].phrase.lower() if wanted else ""
-        found = [h for h in reldates.find_relative_dates(memory.text, None) if h.phrase.lower() == key]
-        if not found:
-            raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
-        hit = wanted[0]
-        base = hit.base
-        replacement = date.isoformat() if date else hit.replacement
+        plan = _plan_date_fix(memory, writing_dates(memory, txn.repo.file_dates()), txn.today, phrase)
+        if lines is not None and set(plan.numbers) != set(lines):
+            shown = ", ".join(str(n) for n in sorted(lines)) or "none"
+            raise OpError(
+                f"{memory.path}: fixing {plan.phrase!r} would change line(s) {', '.join(map(str, plan.numbers))}, "
+                f"not the line(s) shown ({shown}); nothing was changed — look again"
+            )
+        replacement = date.isoformat() if date else plan.proposal
         if replacement is None:
-            if hit.withheld:
+            base = plan.base
+            if plan.withheld:
                 why = (
-                    f"counted from {base.date} ({base.source}, perhaps the day it was copied) it is {hit.withheld}, "
+                    f"counted from {base.date} ({base.source}, perhaps the day it was copied) it is {plan.withheld}, "
                     "after today"
                     if base
                     else ""
                 )
             else:
                 why = f"when it was written is not known: {base.source}" if base else "when it was written is not known"
-            raise OpError(f"{memory.path}: no date for {hit.phrase!r} ({why}); give the date it meant with --date")
-        # every place the same phrase appears (a description and its body often repeat it) gets the same text
-        lines = memory.text.split("\n")
-        before_after: list[str] = []
-        for number in sorted({h.line for h in found}):
-            old = new = lines[number - 1]
-            for h in found:
-                if h.line == number:
-                    new = new.replace(h.phrase, replacement, 1)
-            lines[number - 1] = new
-            before_after += [f"line {number}: - {old.strip()}", f"line {number}: + {new.strip()}"]
-        new_text = "\n".join(lines)
-        txn.write(path, encode_like(new_text, data), expected=data)
-        if date is not None:
-            counted = "the date given"
-        else:
-            assert base is not None and base.date is not None
-            counted = f"counted from {base.date.isoformat()}, {base.source}"
-        reason = f'"{hit.phrase}" → {replacement} ({counted})'
+            raise OpError(f"{memory.path}: no date for {plan.phrase!r} ({why}); give the date it meant with --date")
+        text_lines = memory.text.split("\n")
+        for line in plan.lines:
+            ending = text_lines[line.number - 1][len(line.text) :]  # a CRLF file keeps its "\r"
+            text_lines[line.number - 1] = line.after(replacement) + ending
+        txn.write(path, encode_like("\n".join(text_lines), data), expected=data)
+        reason = f'"{plan.phrase}" → {replacement} ({plan.counted(replacement)})'
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
         result = txn.result("fix-date", sha, f"{memory.path}: {reason}", (memory.path,))
-        return replace(result, shown=tuple(before_after))
+        return replace(result, shown=plan.shown(replacement))

@@ -29,10 +29,23 @@ out again); `redo` is the action of redos recorded before that."""
 _HISTORY_DEPTH = 2000
 
 
+def decision_words(event: Event, *, full: bool = False) -> str:
+    """A decision in words naming every memory it was about, as undo and redo say it: "archive of a.md",
+    "archive of 2 memories: a.md, b.md", "merge of 2 memories: a.md, b.md into c.md". File names only, or with
+    `full` the paths as the commit recorded them."""
+    names = [m if full else Path(m).name for m in event.memories]
+    if not names:
+        return event.action
+    what = names[0] if len(names) == 1 else f"{len(names)} memories: {', '.join(names)}"
+    if event.action == "merge" and event.superseded_by:
+        what += f" into {event.superseded_by if full else Path(event.superseded_by).name}"
+    return f"{event.action} of {what}"
+
+
 def _reverse(txn: Txn, target: Event, events: list[Event], verb: str) -> list[Path]:
     """Put back every file `target` changed as it was before it; the paths written. Refuses, writing nothing, when unsafe."""
     repo = txn.repo
-    what = f"{target.action} of {target.memory}" if target.memory else target.action
+    what = decision_words(target, full=True)
     parent = repo.resolve(target.commit + "^")
     if parent is None:
         raise OpError(
@@ -61,9 +74,7 @@ def _reverse(txn: Txn, target: Event, events: list[Event], verb: str) -> list[Pa
         before = repo.show(parent, rel) if status != "A" else None
         now = path.read_bytes() if path.exists() else None
         if now != at_commit:
-            raise OpError(
-                f"cannot {verb} {target.action}: {escape_path(rel)} changed since that decision; nothing was changed"
-            )
+            raise OpError(f"cannot {verb} {what}: {escape_path(rel)} changed since that decision; nothing was changed")
         plan.append((path, now, before))
     _apply_in_safe_order(txn, plan)
     return [path for path, _, _ in plan]
@@ -112,11 +123,9 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
             raise OpError(f"{txn.layout.root}: nothing to undo: no memtui decision in this store's history")
         written = _reverse(txn, target, events, "undo")
         trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
-        msg = message(
-            "undo", f"{target.action} of {Path(target.memory).name or 'decision'}", f"Undo {target.subject}", trailers
-        )
+        msg = message("undo", decision_words(target), f"Undo {target.subject}", trailers)
         sha = txn.commit(msg) if written else txn.repo.marker_commit(msg)
-        summary = f"undid {target.action} of {target.memory} ({target.commit[:8]})"
+        summary = f"undid {decision_words(target, full=True)} ({target.commit[:8]})"
         return txn.result("undo", sha, summary, [txn.layout.rel(p) for p in written])
 
 
@@ -126,7 +135,7 @@ def redo(store: Path, *, today: dt.date | None = None) -> OpResult:
         events = txn.repo.history(limit=_HISTORY_DEPTH)
         newest = next((e for e in events if e.action in (*UNDOABLE, "undo")), None)
         if newest is None or newest.action != "undo":
-            what = f"the newest decision is {newest.action} of {newest.memory}" if newest else "nothing was undone"
+            what = f"the newest decision is {decision_words(newest, full=True)}" if newest else "nothing was undone"
             raise OpError(f"{txn.layout.root}: nothing to redo: {what}, not an undo (redo only follows an undo)")
         reapplied = newest.trailers.get("Memtui-Reverts", [])
         by_commit = {e.commit: e for e in events}
@@ -134,7 +143,7 @@ def redo(store: Path, *, today: dt.date | None = None) -> OpResult:
         while original is not None and original.action == "redo":  # a redo recorded before redos kept the action
             again = original.trailers.get("Memtui-Reapplies", [])
             original = by_commit.get(again[0]) if again else None
-        what = f"{original.action} of {Path(original.memory).name or 'decision'}" if original else "decision"
+        what = decision_words(original) if original else "decision"
         written = _reverse(txn, newest, events, "redo")
         redone = [("Memtui-Reapplies", reapplied[0] if reapplied else ""), ("Memtui-Redoes", newest.commit)]
         if original is None:

@@ -38,13 +38,18 @@ def index_add(txn: Txn, memory_path: Path, title: str, hook: str) -> None:
     )
 
 
-def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path) -> None:
-    """Point the first index line of any of `memory_paths` at `new_path` instead, where it stands, unless
-    `new_path` has a line already: a merge into a new file, or into a memory the index does not list, takes the
-    place of the first merged memory's line (title and hook kept) rather than a new line at the end, which may
-    fall past the lines Claude Code loads."""
+def index_retarget(txn: Txn, memory_paths: set[Path], new_path: Path, title: str, hook: str) -> None:
+    """Give `new_path` (a merged memory) the index line of the first of `memory_paths` the index lists, where it
+    stands, rewritten to describe it (`title`, `hook`: its own name and description), unless `new_path` has a
+    line already. A merge into a new file, or into a memory the index does not list, takes that place rather
+    than a new line at the end, which may fall past the lines Claude Code loads; the old line's title and hook
+    described one merged memory, not the merged one."""
     index_dir = txn.layout.index_path.parent
-    _edit_index(txn, new_path, lambda text, target: idx.retarget_first(text, index_dir, memory_paths, target))
+
+    def edit(text: str, target: str) -> str:
+        return idx.replace_first(text, index_dir, memory_paths, idx.entry_line(title, target, index_hook(hook)))
+
+    _edit_index(txn, new_path, edit)
 
 
 def _edit_index(txn: Txn, memory_path: Path, edit: Callable[[str, str], str]) -> None:
@@ -62,8 +67,31 @@ def _edit_index(txn: Txn, memory_path: Path, edit: Callable[[str, str], str]) ->
 
 
 def index_hook(text: str, limit: int = 110) -> str:
+    """`text` on one line, cut to `limit` characters (ending with "…" when cut)."""
     flat = " ".join(text.split())
     return flat if len(flat) <= limit else flat[: limit - 1].rstrip() + "…"
+
+
+def clause_hook(text: str, limit: int = 110) -> str:
+    """Like `index_hook`, but a text too long for it that is made of clauses joined by "; " (a merged memory's
+    description, one clause per memory merged) has each clause cut to its share, so the line still names every
+    one of them instead of only the first (while each share holds a few words)."""
+    flat = " ".join(text.split())
+    clauses = flat.split("; ")
+    share = (limit - 2 * (len(clauses) - 1)) // len(clauses)
+    if len(flat) <= limit or len(clauses) < 2 or share < 16:
+        return index_hook(flat, limit)
+    return "; ".join(_cut_at_word(c, share) for c in clauses)
+
+
+def _cut_at_word(text: str, limit: int) -> str:
+    """`text` cut to at most `limit` characters at a space (mid-word only when one word is that long), with "…"."""
+    if len(text) <= limit:
+        return text
+    cut = text[: limit - 1]
+    if " " in cut:
+        cut = cut[: cut.rindex(" ")]
+    return cut.rstrip(" ,;:—–-") + "…"
 
 
 def archive_index_add(txn: Txn, archived: Path, title: str, reason: str) -> None:

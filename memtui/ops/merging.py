@@ -1,7 +1,8 @@
 """Merge two or more memories into one: the merged text (`default_merge_text`), then one decision.
 
-The target keeps its name and description and its text comes first; the others' bodies follow as their own
-paragraphs; the merged-away memories are archived with `merged_into`. Also the text rules an edit shares:
+The target keeps its name and description and its text comes first (into a new file, the first memory's, with a
+description covering them all); the others' bodies follow as their own paragraphs; the merged-away memories are
+archived with `merged_into`; the merged memory's index line is built from its own name and description. Also the text rules an edit shares:
 validation (front matter parses, a type is kept), the final newline, and `updated`/`modified` dates.
 """
 
@@ -17,26 +18,25 @@ from memtui.core import frontmatter
 from memtui.core.model import MEMORY_TYPES, Memory
 from memtui.core.reading import read_memory
 from memtui.ops.archiving import archive_one
-from memtui.ops.index_edit import index_add, index_retarget
+from memtui.ops.index_edit import clause_hook, index_add, index_retarget
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
 from memtui.ops.transaction import decision, load
 
 
 def default_merge_text(memories: Sequence[Memory], into: str | None = None) -> str:
-    """The merged memory a person starts from: the target's own text first, then what the others add.
+    """The merged memory a person starts from (the CLI's text, and the TUI's merge dialog's first text).
 
-    The target (`into`, a store-relative path) keeps its front matter — its `name` and `description` — and
-    its body leads; when `into` is a new file, the newest memory leads. Each other memory's body follows as
-    its own paragraphs after a blank line, without the lines the text already holds, so a second **Why:**
-    never runs into the first. The result ends with a newline.
+    The target (`into`, a store-relative path, when it is one of `memories`) keeps its front matter — its `name`
+    and `description` — and its body leads. Into a new file (or with no `into`), the first memory leads: its
+    front matter, with a `description` that covers every memory merged (each description not already said,
+    joined by "; "), so the merged memory's index line, built from it, says what the memory now holds. Each other
+    memory's body follows as its own paragraphs after a blank line, without the lines the text already holds,
+    so a second **Why:** never runs into the first and no rule is dropped. The result ends with a newline.
     """
-    from memtui.core.freshness import explicit_date
-
-    def newness(m: Memory) -> tuple[dt.date, float]:
-        return (explicit_date(m)[0] or dt.date.fromtimestamp(m.mtime), m.mtime)
-
-    base = next((m for m in memories if into is not None and m.path == into), None) or max(memories, key=newness)
+    target = next((m for m in memories if into is not None and m.path == into), None)
+    base = target or memories[0]
+    text = base.text if target is not None else _described_as_all(base, memories)
     nl = frontmatter.newline_of(base.text)
     seen = {line.strip() for line in base.body.splitlines() if line.strip()}
     blocks: list[str] = []
@@ -46,10 +46,26 @@ def default_merge_text(memories: Sequence[Memory], into: str | None = None) -> s
         block = _new_paragraphs(m.body, seen)
         if block:
             blocks.append(nl.join(block))
-    text = base.text
     if not blocks:
         return text if text.endswith(("\n", "\r")) or not text else text + nl
     return text.rstrip("\r\n") + nl + nl + (nl + nl).join(blocks) + nl
+
+
+def _described_as_all(base: Memory, memories: Sequence[Memory]) -> str:
+    """`base`'s text with a description covering every memory: its own first, then each other one it does not
+    already hold (compared without case, spacing or final punctuation). Unchanged when there is nothing to add
+    or `base` has no front matter to hold it."""
+    parts: list[str] = []
+    for m in (base, *[m for m in memories if m is not base]):
+        said = " ".join(m.description.split()).rstrip(" .;。；")
+        if said and not any(said.lower() in p.lower() for p in parts):
+            parts.append(said)
+    if len(parts) < 2 or not base.has_frontmatter or base.is_malformed:
+        return base.text
+    meta = base.frontmatter.get("metadata")
+    nested = "description" not in base.frontmatter and isinstance(meta, dict) and "description" in meta
+    under = "metadata" if nested else None
+    return frontmatter.set_keys(base.text, {"description": frontmatter.yaml_scalar("; ".join(parts))}, under=under)
 
 
 def _new_paragraphs(body: str, seen: set[str]) -> list[str]:
@@ -168,14 +184,15 @@ def merge(
             )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
         txn.write(target, merged_text.encode("utf-8"), expected=original_target)
-        index_retarget(txn, set(paths), target)
+        result = read_memory(target, into_rel, in_archive=False)
+        hook = clause_hook(result.description)  # a description covering every memory merged names each one
+        index_retarget(txn, set(paths), target, result.title, hook)
         why = reason.strip() or f"merged into {into_rel}"
         for p, (memory, data) in zip(paths, loaded, strict=True):
             if p == target:
                 continue
             archive_one(txn, p, data, memory, why, {"merged_into": into_rel})
-        result = read_memory(target, into_rel, in_archive=False)
-        index_add(txn, target, result.title, result.description)
+        index_add(txn, target, result.title, hook)
         trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
         trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
         sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))

@@ -113,30 +113,6 @@ def keep_final_newline(original: str, new: str) -> str:
     return new
 
 
-def _paragraphs(body: str) -> list[str]:
-    out: list[str] = []
-    for chunk in body.replace("\r\n", "\n").split("\n\n"):
-        if chunk.strip():
-            out.append(chunk.strip("\n"))
-    return out
-
-
 def merge_text(memories: Sequence[Memory], into: str) -> str:
-    """The merged memory: the target's own text (name, description, body) leads; every other memory's
-    paragraphs that it does not already say follow, each after a blank line; the final newline is kept."""
-    target = next((m for m in memories if m.path == into), memories[0])
-    nl = frontmatter.newline_of(target.text) if target.text else "\n"
-    seen = {" ".join(p.split()) for p in _paragraphs(target.body)}
-    extra: list[str] = []
-    for m in memories:
-        if m is target:
-            continue
-        for para in _paragraphs(m.body):
-            key = " ".join(para.split())
-            if key not in seen:
-                seen.add(key)
-                extra.append(para)
-    text = target.text.rstrip("\r\n")
-    if extra:
-        text += nl + nl + (nl + nl).join(p.replace("\n", nl) for p in extra)
-    return text + nl
+    """The merged text the merge dialog starts from: `ops.default_merge_text`, the one the CLI writes too."""
+    return ops.default_merge_text(memories, into)
