@@ -119,3 +119,26 @@ async def test_R_on_a_merge_from_the_list_can_be_declined_and_writes_nothing(dem
         await pilot.press("n")
         await settle(app, pilot)
         assert git(demo.parent, "rev-parse", "HEAD") == head and not (demo / "feedback_use_npm.md").exists()
+
+
+async def test_the_revoked_list_keeps_the_memory_of_a_batch_still_archived_after_another_is_restored(
+    tmp_path: Path,
+) -> None:
+    """Revoked is per memory: a batch archive of two, one restored, still retires the other (the list dropped the
+    whole batch, as `history --revoked` did)."""
+    demo = make_demo_store(dt.date(2026, 11, 30), parent=tmp_path)
+    ops.archive_many(demo, ["reference_linear.md", "reference_sentry.md"], reason="moved to the wiki")
+    ops.restore(demo, "../memory.archive/reference_linear.md")
+    app = MemtuiApp(demo, today=dt.date(2026, 11, 30), watch_interval=0)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        await pilot.press("t")
+        await pilot.pause()
+        rows = [screen.query_one(DataTable).get_row_at(i) for i in range(screen.query_one(DataTable).row_count)]
+        named = [str(getattr(row[2], "plain", row[2])) for row in rows]
+        assert any("reference_sentry.md" in n for n in named), named
+        assert not any("reference_linear.md" in n for n in named), named

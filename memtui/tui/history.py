@@ -16,7 +16,7 @@ from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from memtui import ops
 from memtui.audit.repo import Event, StoreRepo
-from memtui.review import is_duplicate_archive, revoked_only, undone_commits
+from memtui.audit.history import is_duplicate_archive, revoked_events, undone_commits
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome
 from memtui.tui.dialogs import ConfirmDialog, HelpScreen, help_text
@@ -204,7 +204,8 @@ class HistoryScreen(Screen[None]):
 
     def shown_events(self) -> list[Event]:
         """The events after the toggle and the filter."""
-        events = revoked_only(self.events) if self.revoked else self.events
+        # per memory: a batch archive of which one memory was restored still retires the others, named alone
+        events = revoked_events(self.events) if self.revoked else self.events
         if self.filter_text:
             needle = self.filter_text.casefold()
             events = [
