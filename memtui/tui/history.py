@@ -15,8 +15,8 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Input, Label, Static
 
 from memtui import ops
-from memtui.audit.repo import Event, StoreRepo
 from memtui.audit.history import is_duplicate_archive, revoked_events, undone_commits
+from memtui.audit.repo import Event, StoreRepo
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome
 from memtui.tui.dialogs import ConfirmDialog, HelpScreen, help_text
