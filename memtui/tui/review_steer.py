@@ -99,6 +99,8 @@ class ReviewSteering(ReviewCursor):
         card = self.current()
         at = present.index(card.group) + 1 if card is not None and card.group in present else 0
         group = present[at % len(present)]
+        if card is None and (unseen := self.never_shown()):
+            group = unseen[0].group  # at the end after a jump: where the cards not yet shown are
         if self.only is not None and self.only != group:
             self.only = None
         index = self._first_of(group)
