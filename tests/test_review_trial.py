@@ -416,3 +416,29 @@ async def test_the_end_is_not_finished_while_groups_were_never_shown(demo: Path)
         await pilot.press("g")  # the offer: the next group with cards never shown
         await settle(app, pilot)
         assert screen.current() is not None and screen.current().group == "pairs"  # type: ignore[union-attr]
+
+
+async def test_cards_never_shown_that_are_not_agent_writes_may_be_left_for_next_time(
+    make_store: Callable[..., Path],
+) -> None:
+    store = make_store(
+        {
+            "project_trip.md": memory("project_trip", "project", updated="2026-11-20", expires_at="2026-11-25"),
+            "project_launch.md": memory("project_launch", "project", updated="2026-01-05"),
+            "feedback_short.md": memory("feedback_short", body="Keep replies short."),
+        },
+        in_git=True,
+        index="- [t](project_trip.md) — t\n- [a](project_launch.md) — a\n- [b](feedback_short.md) — b\n",
+    )
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert [c.group for c in screen.cards] == ["expired", "stale", "schema"]
+        await pilot.press("7", "s")  # the schema card, then past the end: the stale card was never shown
+        await settle(app, pilot)
+        summary = text_of(screen.query_one("#summary-text", Static))
+        assert "Not finished: 1 card not yet shown" in summary and "4 stale 1" in summary
+        assert "enter: mark the review finished anyway" in summary and screen.check_action("finish", ())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["review"]

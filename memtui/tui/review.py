@@ -211,8 +211,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """Only the keys that act on this card kind are live (and shown in the footer)."""
         card = self.current()
         if action == "finish":
-            # never while cards were passed by unseen: finishing would count the agent's writes among them as seen
-            return card is None and not self.finished and self.only is None and not self.never_shown()
+            # never while an agent write was passed by unseen: finishing would count it as seen
+            unseen_writes = any(c.kind == "new" for c in self.never_shown())
+            return card is None and not self.finished and self.only is None and not unseen_writes
         if action == "weaker":
             # offered only when there is something to add or take away
             return self.weaker or bool(self.ws.report is not None and self.ws.report.held_back)

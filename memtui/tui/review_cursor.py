@@ -188,8 +188,8 @@ class ReviewCursor(_Base):
         return [c for c in self.cards if c not in done]
 
     def never_shown(self) -> list[Card]:
-        """The cards still to decide that this review has not shown yet (a jump passed them by), held-back weaker
-        candidates aside (they are extras, shown on request)."""
+        """The cards still to decide that this review has not shown yet (a jump passed them by, or they came in
+        behind the cursor as the store changed), held-back weaker candidates aside (extras, shown on request)."""
         return [c for c in self.left() if viewed_key(c) not in self.session.viewed and not c.weaker]
 
     def _busy(self) -> bool:

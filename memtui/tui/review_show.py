@@ -237,6 +237,7 @@ class ReviewDrawing(ReviewCursor):
         per_group = Counter(c.group for c in unseen)
         where = " · ".join(f"{GROUP_NUMBER[g]} {g} {n}" for g, n in per_group.items())
         first = unseen[0].group
+        writes = sum(c.kind == "new" for c in unseen)
         lines = [
             render.styled(f"Not finished: {_counted(len(unseen), 'card')} not yet shown", "flag-contradiction"),
             Content(""),
@@ -246,8 +247,16 @@ class ReviewDrawing(ReviewCursor):
                 f"g: the next group with cards not yet shown ({GROUP_NUMBER[first]} {first}) · "
                 "a digit: that group · escape: leave (the review goes on when you come back with r)"
             ),
-            Content("The review can be marked finished once every card has been shown (decided or skipped)."),
         ]
+        if writes:
+            lines.append(
+                Content(
+                    f"{_counted(writes, 'agent write')} among them must be shown before the review can be marked "
+                    "finished: finishing counts the agent's writes as seen."
+                )
+            )
+        else:
+            lines.append(Content("enter: mark the review finished anyway (these cards stay for the next review)"))
         return Content("\n").join(lines)
 
 
