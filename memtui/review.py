@@ -2,15 +2,17 @@
 
 from __future__ import annotations
 
+import difflib
 import os
 from collections import Counter
-from collections.abc import Collection, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import Report
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
+from memtui.ops import UNDOABLE
 
 REVOKING = ("archive", "merge")
 DUPLICATE_PREFIX = "duplicate of "
@@ -39,6 +41,9 @@ BULK_KINDS = frozenset({"schema", "unindexed"})
 """Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each."""
 UNCOUNTED = frozenset({"unindexed", "long-index-line"})
 """Index hygiene: shown (unindexed as one card), but not part of the finding count."""
+SETTLING = frozenset({"verify", "edit"})
+"""A person's decisions that settle what the agent wrote before them: approved (verify stamps it) or rewritten
+(edit). A merge, a date fixed or a pair kept leave the agent's write to review."""
 
 
 def undone_commits(events: Sequence[Event]) -> set[str]:
@@ -283,31 +288,119 @@ def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
     )
 
 
+def review_record(events: Sequence[Event], ours: Mapping[str, str], cards: int) -> str:
+    """What a finished review records: its own decisions by what they did (`ours`: commit → the review's word for
+    it), those still standing (not undone since), then every other decision committed since the last finished
+    review (on the panes, from the CLI, in a review memtui was closed in), so the record leaves none out.
+
+    `events` are the store's history as the review ends, newest first."""
+    undone = undone_commits(events)
+    since: list[Event] = []
+    for event in events:
+        if event.action == "review":
+            break
+        if event.commit not in undone:
+            since.append(event)
+    standing = {e.commit for e in since}
+    mine = Counter(action for commit, action in ours.items() if commit in standing)
+    other = Counter(e.action for e in since if e.commit not in ours and e.action in UNDOABLE)
+    n = sum(mine.values())
+    text = "Review: " + (", ".join(f"{k} {a}" for a, k in sorted(mine.items())) or "nothing committed")
+    text += f" ({n} commit{'' if n == 1 else 's'}); {cards} card{'' if cards == 1 else 's'}."
+    if other:
+        m = sum(other.values())
+        listed = ", ".join(f"{k} {a}" for a, k in sorted(other.items()))
+        text += f" Also decided since the last finished review, outside this review: {m} commit{'' if m == 1 else 's'} ({listed})."
+    return text
+
+
 def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[str, str]]:
     """(store path, diff) of memory files the agent changed since a commit (the last finished review, else the
-    repository's first), including uncommitted writes.
+    repository's first), including uncommitted writes, and not settled by a person since.
 
     Only the agent's writes count: files named by `Memtui-Actor: agent` commits after `commit`, and files changed
-    on disk and not yet committed. A person's own decisions (verify, archive, merge…) are not the agent's news.
+    on disk and not yet committed; the diff shows only what those wrote (`agent_diff`). A write a person approved
+    or rewrote after it (`SETTLING`) is decided: it leaves the queue for good, not just for one screen.
     """
+    events = repo.history()
+    undone = undone_commits(events)
+    after: dict[str, Event] = {}
     names: list[str] = []
-    for event in repo.history():
+    for event in events:
         if event.commit == commit:
             break
+        after[event.commit] = event
         if event.action == "agent-write":
             names += event.memories
-    names += repo.changed_paths()
+    uncommitted = repo.changed_paths()
+    pending = set(uncommitted)
     out = []
     seen = set()
     root = report.store.layout.root
-    for name in names:
+    for name in [*names, *uncommitted]:
         if not name.endswith(".md") or name in seen:
             continue
         seen.add(name)
+        touching = [t for t in repo.commits_touching(commit, [name]) if t not in undone]
+        if name not in pending and _settled(touching, after):
+            continue
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
-        diff = repo.diff_since(commit, name) or _untracked_diff(repo.work_tree / name)
-        out.append((rel, diff))
+        out.append((rel, agent_diff(repo, commit, name, touching, after, uncommitted=name in pending)))
     return out
+
+
+def _settled(touching: Sequence[str], events: Mapping[str, Event]) -> bool:
+    """Whether, of the commits that touched a file (newest first), a person's settling decision came after the
+    agent's last write."""
+    for sha in touching:
+        event = events.get(sha)
+        if event is not None and event.action == "agent-write":
+            return False
+        if event is not None and event.action in SETTLING:
+            return True
+    return False
+
+
+def agent_diff(
+    repo: StoreRepo, since: str, name: str, touching: Sequence[str], events: Mapping[str, Event], *, uncommitted: bool
+) -> str:
+    """What the agent changed in one file since `since`: its commits (`touching`, newest first, undone ones left
+    out) and an uncommitted write. Where only the agent wrote it, that is the diff since `since`; where memtui's own
+    decisions (a merge into it, a date fixed…) or other commits came between, each run of the agent's changes is
+    diffed on its own, from the version before it, so no text memtui wrote is shown as the agent's."""
+    agent = [events.get(sha) is not None and events[sha].action == "agent-write" for sha in touching]
+    if all(agent):
+        return repo.diff_since(since, name) or _untracked_diff(repo.work_tree / name)
+    runs: list[tuple[str, str | None]] = []  # (the commit before the run, the run's last commit; None: on disk)
+    start: str | None = None
+    end: str | None = None
+    for sha, by_agent in reversed(list(zip(touching, agent, strict=True))):
+        if by_agent:
+            start, end = start or f"{sha}^", sha
+        elif start is not None:
+            runs.append((start, end))
+            start = None
+    if uncommitted:
+        runs.append((start or "HEAD", None))
+    elif start is not None:
+        runs.append((start, end))
+    parts: list[str] = []
+    for before, last in runs:
+        old = _text(repo.show(before, name))
+        new = _disk_text(repo.work_tree / name) if last is None else _text(repo.show(last, name))
+        parts += difflib.unified_diff(old.splitlines(), new.splitlines(), f"a/{name}", f"b/{name}", lineterm="")
+    return "\n".join(parts)
+
+
+def _text(data: bytes | None) -> str:
+    return data.decode("utf-8", errors="replace").removeprefix("\ufeff") if data is not None else ""
+
+
+def _disk_text(path: Path) -> str:
+    try:
+        return _text(path.read_bytes())
+    except OSError:
+        return ""
 
 
 def _untracked_diff(path: Path) -> str:

@@ -31,10 +31,11 @@ from memtui.core.reading import sha256
 from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.review import Card, build_queue
 from memtui.tui.commands import MemtuiCommands
-from memtui.tui.decisions import Outcome, run
+from memtui.tui.decisions import DiskChange, Outcome, run
 from memtui.tui.dialogs import ChangedDialog, ConfirmDialog, ConfirmRisky, KeptEditDialog, WelcomeScreen
 from memtui.tui.main_screen import EditorRunner, MainScreen
 from memtui.tui.messages import Decide, ThreadSaid, WorkspaceChanged
+from memtui.tui.review_cursor import ReviewSession
 from memtui.tui.themes import BUILTIN_DIR, DEFAULT_THEME, default_variables, load_themes
 from memtui.workspace import Workspace, analyse, open_store, signature
 
@@ -110,6 +111,11 @@ class MemtuiApp(App[None]):
         """What the last decision that went through did (scripts driving the app read and clear it)."""
         self.last_error: str = ""
         """The last refusal or failure shown, title and message (scripts driving the app read it)."""
+        self.review_session: ReviewSession | None = None
+        """The review under way (until it is marked finished): leaving it and pressing `r` again continues it."""
+        self._texts: dict[str, str] = {}
+        """Every memory text this run put on screen, by content hash: what a person saw, for the diff a
+        changed-on-disk refusal shows (the screens name the version they decided on by its hash)."""
         self.editor_runner = editor_runner or self._run_editor_suspended
         self.watch_interval = watch_interval
         self._signature: tuple[tuple[str, int, int], ...] = ()
@@ -277,10 +283,21 @@ class MemtuiApp(App[None]):
                 timeout=15,
             )
 
+    TEXTS_KEPT = 20_000
+    """How many memory texts `_texts` keeps (the oldest go first)."""
+
+    def _remember_texts(self, ws: Workspace) -> None:
+        """Keep the text of every memory version now on screen, by hash (what a person may have seen)."""
+        for m in ws.store.memories:
+            self._texts.setdefault(m.content_hash, m.text)
+        while len(self._texts) > self.TEXTS_KEPT:
+            del self._texts[next(iter(self._texts))]
+
     @on(StoreLoaded)
     def _loaded(self, message: StoreLoaded) -> None:
         first = self.ws is None
         self.ws = message.ws
+        self._remember_texts(message.ws)
         if message.ws.analysed:
             self.load_error = ""
             self.cards = message.cards or []
@@ -349,6 +366,7 @@ class MemtuiApp(App[None]):
     @on(Decide)
     def _decide(self, message: Decide) -> None:
         message.stop()
+        message.asked_on = self.ws
         self._run_decision(message, False)
 
     @work(thread=True, exclusive=False, group="ops", exit_on_error=False, description="Writing")
@@ -368,6 +386,9 @@ class MemtuiApp(App[None]):
                 ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy(), heal_first=False))
             except Exception as exc:
                 self.post_message(StoreFailed(_describe(exc), analysing=True))
+        if outcome.change is not None and ws is not None:
+            # the version shown to the person is the one a retry may then act on: the text and its hash, as read
+            outcome.change.now = ws.store.get(outcome.change.path)
         self.post_message(Decided(request, outcome, ws, cards, allow_secret))
 
     @on(Decided)
@@ -375,6 +396,7 @@ class MemtuiApp(App[None]):
         outcome, request = message.outcome, message.request
         if message.ws is not None:
             self.ws = message.ws
+            self._remember_texts(message.ws)
             self.cards = message.cards or []
             self.load_error = ""
             self.main_screen.store_changed()
@@ -386,6 +408,12 @@ class MemtuiApp(App[None]):
             return
         if request.typed is not None and request.path is not None and outcome.status == "refused":
             self._offer_typed_again(request, outcome)
+            return
+        if outcome.change is not None:
+            # who asked hears first (and says which version it decided on), then the person is shown what changed
+            if request.on_outcome is not None:
+                request.on_outcome(outcome)
+            self._report(outcome, in_dialog=request.in_dialog, asked_on=request.asked_on)
             return
         self._report(outcome, in_dialog=request.in_dialog)
         if request.on_outcome is not None:
@@ -444,13 +472,22 @@ class MemtuiApp(App[None]):
             answered,
         )
 
-    def _report(self, outcome: Outcome, *, in_dialog: bool = False) -> None:
-        """Say what came of a decision; a refusal a dialog says itself (`in_dialog`) is only recorded."""
+    def _report(self, outcome: Outcome, *, in_dialog: bool = False, asked_on: Workspace | None = None) -> None:
+        """Say what came of a decision; a refusal a dialog says itself (`in_dialog`) is only recorded.
+
+        A file changed on disk is shown as what changed since the person saw it, then its whole text: the version
+        they saw is the one the decision named (`DiskChange.expected`), else the one on screen when it was asked
+        (`asked_on`)."""
         self.last_outcome = outcome
         if outcome.result is not None:
             self.last_result = outcome.result
         if outcome.changed_path is not None:
-            self.push_screen(ChangedDialog(outcome.changed_path, outcome.message, outcome.current_text))
+            change = outcome.change
+            before = self._text_seen(change, asked_on) if change is not None else None
+            current = change.now_text if change is not None else outcome.current_text
+            self.push_screen(
+                ChangedDialog(outcome.changed_path, outcome.message, current, before=before, change=change)
+            )
         elif outcome.status == "refused":
             why = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
             self.show_error(f"{outcome.label} refused{why}", outcome.message, timeout=8, quiet=in_dialog)
@@ -462,6 +499,14 @@ class MemtuiApp(App[None]):
             notes = [n for n in (outcome.result.notes if outcome.result else ()) if n not in self._notes_said]
             self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
+
+    def _text_seen(self, change: DiskChange, asked_on: Workspace | None) -> str | None:
+        """The text of the version the person saw before `change` (None when it cannot be known)."""
+        if change.before_hash is not None:
+            return change.before_text if change.before_text is not None else self._texts.get(change.before_hash)
+        # nobody named the version: the one on screen when the decision was asked, unless that is the new one
+        shown = asked_on.store.get(change.path) if asked_on is not None else None
+        return shown.text if shown is not None and shown.content_hash != change.now_hash else None
 
     def show_error(self, title: str, message: str, *, hint: str = "", timeout: float = 10, quiet: bool = False) -> None:
         """The one place the TUI shows a refusal or a failure: its title, its message and what to do next

@@ -8,8 +8,9 @@ write), refused (with the reason the person can act on) or failed (an unexpected
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Literal
 
@@ -28,6 +29,73 @@ Operation = Callable[[bool, dt.date | None], ops.OpResult]
 stamp or commit says (None: the real today, read when the operation runs)."""
 
 
+class DiskChange:
+    """A file that changed on disk under a decision, as its refusal found it, and whether the person saw it.
+
+    `before_hash` is the version the decision expected (the one the person saw; whoever asked for the decision
+    says which, `expected`), `now` the file as the store was read right after the refusal. The app shows the person
+    what changed (`ChangedDialog`); only once they closed that view (`seen`) do the followers run (`when_seen`):
+    a dialog's retry moves on to `now`, a review card draws it. A version never shown is never decided on: until
+    then a retry still expects the old version, and ops refuses it again.
+    """
+
+    def __init__(self, path: str, current_text: str | None) -> None:
+        self.path = path
+        self.current_text = current_text
+        """The text the refusal read (`now` is preferred: it comes with the hash a retry needs)."""
+        self.now: Memory | None = None
+        """The memory as the store was read after the refusal (None: gone, or not read)."""
+        self.before_hash: str | None = None
+        """The version the decision expected (the person saw), once its asker said it."""
+        self.seen = False
+        self._texts: dict[str, str] = {}
+        self._followers: list[Callable[[DiskChange], None]] = []
+
+    @property
+    def now_text(self) -> str | None:
+        """The text there now, as shown."""
+        return self.now.text if self.now is not None else self.current_text
+
+    @property
+    def now_hash(self) -> str | None:
+        """The version a retry may act on once this was seen (None: none, the file is gone or was not read)."""
+        return self.now.content_hash if self.now is not None else None
+
+    @property
+    def before_text(self) -> str | None:
+        """The text of the version the decision expected, when its asker knew it."""
+        return self._texts.get(self.before_hash) if self.before_hash is not None else None
+
+    def expected(self, content_hash: str, text: str | None = None) -> None:
+        """Say which version the decision expected, with its text when known. The last to say it wins: a screen
+        names the version it showed, then the dialog the decision was made in names the one it sent to ops."""
+        self.before_hash = content_hash
+        if text is not None:
+            self._texts[content_hash] = text
+
+    def when_seen(self, follower: Callable[[DiskChange], None]) -> None:
+        """Run `follower` once the person has been shown this change (now, if they already have)."""
+        if self.seen:
+            follower(self)
+        else:
+            self._followers.append(follower)
+
+    def mark_seen(self) -> None:
+        """The person closed the view of this change: its followers run, once."""
+        if self.seen:
+            return
+        self.seen = True
+        followers, self._followers = self._followers, []
+        for follower in followers:
+            follower(self)
+
+
+def diff_lines(before: str, after: str) -> list[str]:
+    """What changed from `before` to `after`, as unified diff lines (`-` removed, `+` added, `@@` where)."""
+    lines = difflib.unified_diff(before.splitlines(), after.splitlines(), "shown", "now", n=2, lineterm="")
+    return [line for line in lines if not line.startswith(("--- shown", "+++ now"))]
+
+
 @dataclass(frozen=True)
 class Outcome:
     """What came of one decision."""
@@ -42,6 +110,8 @@ class Outcome:
     changed_path: str | None = None
     """Refused because this file changed on disk since it was shown."""
     current_text: str | None = None
+    change: DiskChange | None = field(default=None, compare=False)
+    """With `changed_path`: the change, to be shown to the person before any retry may act on it."""
     title: str = ""
     """The refusal's title (`MemtuiError.title`: "Store busy", "Looks like a secret", ...)."""
 
@@ -62,7 +132,13 @@ def run(label: str, operation: Operation, *, allow_secret: bool = False, today: 
         result = operation(allow_secret, today)
     except ops.ChangedOnDisk as exc:
         return Outcome(
-            label, "refused", exc.message, changed_path=exc.path, current_text=exc.current_text, title=exc.title
+            label,
+            "refused",
+            exc.message,
+            changed_path=exc.path,
+            current_text=exc.current_text,
+            title=exc.title,
+            change=DiskChange(exc.path, exc.current_text),
         )
     except ops.SecretRefused as exc:
         return Outcome(label, "refused", exc.message, secret=True, title=exc.title)
@@ -98,12 +174,23 @@ def undo_own(store: Path, commit: str, *, today: dt.date | None = None) -> ops.O
     return ops.undo(store, today=today)
 
 
-def follow_changed(hashes: dict[str, str], outcome: Outcome, ws: Workspace | None) -> None:
-    """After a refusal because a file changed on disk (the person was shown what is there now, over the dialog
-    they decide in), a new try from that dialog decides on the file as it is now: its expected hash moves on."""
-    path = outcome.changed_path
-    if path in hashes and ws is not None and (now := ws.store.get(path)) is not None:
-        hashes[path] = now.content_hash
+def follow_changed(hashes: dict[str, str], outcome: Outcome, ws: Workspace | None = None) -> None:
+    """After a refusal because a file changed on disk, a new try from the same dialog decides on the version the
+    person was then shown, and only once it was shown: `hashes` (the versions the decision expects) move on when
+    the person closes the view of the change, never before (a retry meanwhile is refused again).
+
+    `hashes` also say which version the person saw, so the view can show what changed since. `ws` is not needed
+    (the version shown is the one read with the refusal); it is accepted for the callers that pass it."""
+    change = outcome.change
+    if change is None or change.path not in hashes:
+        return
+    change.expected(hashes[change.path])
+
+    def follow(seen: DiskChange) -> None:
+        if seen.now_hash is not None:
+            hashes[seen.path] = seen.now_hash
+
+    change.when_seen(follow)
 
 
 def keep_final_newline(original: str, new: str) -> str:

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memtui.core.model import Memory
-from memtui.tui.decisions import Outcome, keep_final_newline, merge_text
+from memtui.tui.decisions import DiskChange, Outcome, diff_lines, keep_final_newline, merge_text
 from memtui.tui.render import LEGEND, plain, styled
 
 
@@ -121,6 +121,19 @@ class DecidingDialog(ModalScreen[AnswerT | None]):
             return
         title = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
         self.refuse(f"{outcome.label} {outcome.status}{title}: {outcome.message}")
+        if outcome.change is not None:  # the app shows what changed over this dialog; then a new try may act on it
+            outcome.change.when_seen(self.saw_change)
+
+    def saw_change(self, change: DiskChange) -> None:
+        """The person was shown what changed on disk (over this dialog): say that a new try decides on it as it is
+        now (the decision's expected version has moved to it, `follow_changed`)."""
+        if not self.is_attached:
+            return
+        self.refusal = (
+            f"{change.path} changed on disk and you were shown what changed: to decide on it as it is now, "
+            f"{self.RETRY}; or esc to cancel."
+        )
+        self._show(styled(self.refusal, "flag-contradiction"))
 
     def refuse(self, why: str) -> None:
         """Say why the answer was not taken, keep what the person typed, and put them back at it."""
@@ -234,6 +247,7 @@ class MergeDialog(DecidingDialog[MergeRequest]):
 
     BINDINGS = [
         Binding("ctrl+s", "merge", "Merge", id="dialog.merge", priority=True),
+        Binding("ctrl+r", "rebuild", "Rebuild from the files now", id="dialog.rebuild", priority=True),
         Binding("escape", "cancel", "Cancel", id="dialog.cancel", priority=True),
     ]
     RETRY = "press ctrl+s again"
@@ -244,6 +258,8 @@ class MergeDialog(DecidingDialog[MergeRequest]):
         self._into = into
         self._reason = reason
         self._generated = merge_text(self._memories, into)
+        self.stale: dict[str, Memory | None] = {}
+        """Sources that changed on disk (as shown to the person) since the proposed text was built from them."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -251,10 +267,10 @@ class MergeDialog(DecidingDialog[MergeRequest]):
                 plain(f"Merge {len(self._memories)} memories  (ctrl+s merge · esc cancel)"), classes="dialog-title"
             )
             with Horizontal(id="merge-sources"):
-                for m in self._memories:
-                    with VerticalScroll(classes="merge-source"):
+                for i, m in enumerate(self._memories):
+                    with VerticalScroll(classes="merge-source", id=f"merge-source-{i}"):
                         yield Label(plain(m.path), classes="merge-source-title")
-                        yield Static(plain(m.text))
+                        yield Static(plain(m.text), classes="merge-source-text")
             with Horizontal(id="merge-into-row"):
                 yield Label("into ")
                 yield Input(self._into, id="into")
@@ -267,6 +283,7 @@ class MergeDialog(DecidingDialog[MergeRequest]):
                 )
             yield TextArea(self._generated, id="merged", soft_wrap=True, tab_behavior="focus")
             yield self.refusal_line()
+            yield VerticalScroll(id="merge-changes")
 
     def on_mount(self) -> None:
         self.query_one("#merged", TextArea).focus()
@@ -300,35 +317,149 @@ class MergeDialog(DecidingDialog[MergeRequest]):
             self.query_one("#merge-reason", Input).focus()
             return
         text = keep_final_newline(self._generated, self.query_one("#merged", TextArea).text)
+        if self.stale and text == self._generated:
+            # built from text that is no longer there: merged as it is, it would drop what the agent changed
+            self.refuse(self._stale_note())
+            return
         self.send("Merging", MergeRequest(text, into, reason, edited=text != self._generated))
+
+    def saw_change(self, change: DiskChange) -> None:
+        """A source changed on disk and the person was shown it: its pane shows the text now, what changed is
+        listed under the text, and the proposed text (built from the old source) waits for `ctrl+r` or an edit."""
+        if not self.is_attached:
+            return
+        at = next((i for i, m in enumerate(self._memories) if m.path == change.path), None)
+        if at is None:
+            super().saw_change(change)
+            return
+        before = self._memories[at].text
+        self.stale[change.path] = change.now
+        pane = self.query_one(f"#merge-source-{at}", VerticalScroll)
+        pane.query_one(".merge-source-title", Label).update(
+            styled(f"{change.path} · changed, now:", "flag-contradiction")
+        )
+        pane.query_one(".merge-source-text", Static).update(plain(change.now_text or "(the file is gone)"))
+        changes = self.query_one("#merge-changes", VerticalScroll)
+        changes.mount(Label(plain(f"{change.path}: - as the proposal has it, + as it is now"), classes="changed-label"))
+        changes.mount(DiffView(before, change.now_text))
+        changes.display = True
+        self.refusal = self._stale_note()
+        self._show(styled(self.refusal, "flag-contradiction"))
+
+    def _stale_note(self) -> str:
+        names = ", ".join(self.stale)
+        return (
+            f"{names} changed on disk (what changed is below); the proposed text was built from the old text. "
+            "ctrl+r rebuilds it from the files as they are now, or edit it yourself; then ctrl+s."
+        )
+
+    def check_action(self, action: str, parameters: tuple[object, ...]) -> bool | None:
+        """`ctrl+r` only when a source changed since the proposed text was built (and not while writing)."""
+        if action == "rebuild":
+            return bool(self.stale) and not self.waiting
+        return super().check_action(action, parameters)
+
+    def action_rebuild(self) -> None:
+        """Build the proposed text again from the sources as they are now. An edited text is replaced as an edit of
+        the text box, so ctrl+z there brings the person's own text back; the dialog says so."""
+        gone = [path for path, now in self.stale.items() if now is None]
+        if gone:
+            self.refuse(f"{', '.join(gone)} is gone from the store: it cannot be merged (esc to cancel)")
+            return
+        self._memories = [self.stale.get(m.path) or m for m in self._memories]
+        self.stale.clear()
+        into = self.query_one("#into", Input).value.strip()
+        area = self.query_one("#merged", TextArea)
+        edited = keep_final_newline(self._generated, area.text) != self._generated
+        self._generated = merge_text(self._memories, into if into in {m.path for m in self._memories} else self._into)
+        area.replace(self._generated, (0, 0), area.document.end)
+        area.focus()
+        changes = self.query_one("#merge-changes", VerticalScroll)
+        changes.remove_children()  # what changed is in the proposed text now; the panes show the sources as they are
+        changes.display = False
+        self.refusal = "Rebuilt from the files as they are now." + (
+            " Your edited text was replaced: ctrl+z in the text brings it back." if edited else ""
+        )
+        self._show(styled(self.refusal, "badge-fresh"))
+        self.refresh_bindings()
 
     def action_cancel(self) -> None:
         """Close without merging."""
         self.dismiss(None)
 
 
+class DiffView(Vertical):
+    """What changed from one text to another: a unified diff, a line each, styled by the `.tcss` classes
+    `diff-line -added`, `-removed`, `-hunk` (and `-context`); the `+`/`-` stay, so colour is never all it says."""
+
+    def __init__(self, before: str | None, after: str | None, *, id: str | None = None) -> None:
+        super().__init__(id=id, classes="diff-view")
+        self._before = before
+        self._after = after
+
+    def compose(self) -> ComposeResult:
+        if self._before is None:
+            yield Static("(the text shown before is not known here: the whole text now is below)", classes="diff-line")
+            return
+        if self._after is None:
+            yield Static("(the file is gone or unreadable)", classes="diff-line -removed")
+            return
+        lines = diff_lines(self._before, self._after)
+        if not lines:
+            yield Static("(the text reads the same: only its bytes changed, e.g. line endings)", classes="diff-line")
+        for line in lines:
+            kind = {"+": "-added", "-": "-removed", "@": "-hunk"}.get(line[:1], "-context")
+            yield Static(plain(line), classes=f"diff-line {kind}")
+
+
 class ChangedDialog(ModalScreen[None]):
-    """The file changed under the person's decision: show what is there now instead of overwriting it."""
+    """The file changed under the person's decision: what changed since they saw it first (a diff), then the whole
+    text now. Closing it is the person having seen it (`DiskChange.mark_seen`): only then may a retried decision
+    act on the new text."""
 
     BINDINGS = [Binding("escape,enter", "close", "Close", id="dialog.close")]
 
-    def __init__(self, path: str, message: str, current: str | None) -> None:
+    def __init__(
+        self,
+        path: str,
+        message: str,
+        current: str | None,
+        *,
+        before: str | None = None,
+        change: DiskChange | None = None,
+    ) -> None:
         super().__init__()
         self._path = path
         self._message = message
         self._current = current
+        self._before = before
+        self.change = change
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
             yield Label(plain(f"{self._path} changed on disk"), classes="dialog-title")
             yield Static(plain(self._message), classes="dialog-message")
-            with VerticalScroll(id="changed-text"):
-                yield Static(plain(self._current if self._current is not None else "(the file is gone or unreadable)"))
+            with VerticalScroll(id="changed-body"):
+                yield Label(
+                    "What changed since it was shown (- as you saw it, + as it is now):", classes="changed-label"
+                )
+                yield DiffView(self._before, self._current, id="changed-diff")
+                yield Label("The whole text now:", classes="changed-label")
+                with Vertical(id="changed-text"):
+                    yield Static(
+                        plain(self._current if self._current is not None else "(the file is gone or unreadable)")
+                    )
             yield Button("Close \\[esc]", id="close")
+
+    def on_mount(self) -> None:
+        # focused, the body scrolls with the arrows and page keys (escape or enter closes)
+        self.query_one("#changed-body", VerticalScroll).focus()
 
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
-        """Back to the store (already reloaded)."""
+        """Back to the store (already reloaded): the change counts as seen."""
+        if self.change is not None:
+            self.change.mark_seen()
         self.dismiss(None)
 
 

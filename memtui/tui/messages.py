@@ -10,6 +10,7 @@ from textual.message import Message
 
 from memtui.review import Card
 from memtui.tui.decisions import Operation, Outcome
+from memtui.tui.review_cursor import ReviewSession
 from memtui.workspace import Workspace
 
 
@@ -53,6 +54,8 @@ class Decide(Message):
         """The memory an edit writes (with `typed`)."""
         self.in_dialog = in_dialog
         """A dialog that stays open says a refusal itself (`on_outcome` tells it), so no notification covers it."""
+        self.asked_on: Workspace | None = None
+        """The store on screen when the app took the request (set by the app): what the person was looking at."""
 
 
 class WorkspaceChanged(Message):
@@ -70,3 +73,4 @@ class Host(Protocol):
     ws: Workspace | None
     cards: list[Card]
     store_path: Path
+    review_session: ReviewSession | None

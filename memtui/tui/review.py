@@ -6,7 +6,7 @@ after it, undo and finish); its parts are mixins over the shared cursor (`review
 
 from __future__ import annotations
 
-from collections import Counter
+import datetime as dt
 from collections.abc import Callable, Iterable
 from dataclasses import replace
 from pathlib import Path
@@ -20,12 +20,14 @@ from textual.screen import Screen
 from textual.widgets import Footer, Label, SelectionList, Static
 
 from memtui import claude_settings, ops
+from memtui.audit.repo import open_repo
 from memtui.core.model import Memory
-from memtui.review import GROUPS, Card, current_card, held_back_cards
-from memtui.tui.decisions import Operation, Outcome, undo_own
-from memtui.tui.dialogs import HelpScreen, help_text
+from memtui.core.store import detect_layout
+from memtui.review import GROUPS, Card, current_card, held_back_cards, review_record
+from memtui.tui.decisions import DiskChange, Operation, Outcome, undo_own
+from memtui.tui.dialogs import ChangedDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
-from memtui.tui.review_cursor import Decision
+from memtui.tui.review_cursor import Decision, ReviewSession
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
@@ -244,8 +246,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         self.store_path = store_path
         self.cards: list[Card] = list(cards)
         self.index = 0
-        self.decisions: list[Decision] = []
-        self.looked: list[Decision] = []
+        self.session = ReviewSession()
+        """The review this screen shows (the app's review under way, adopted on mount)."""
+        self.decisions: list[Decision] = self.session.decisions
+        self.looked: list[Decision] = self.session.looked
         """Cards approved where nothing needed writing (no commit, not counted as a commit)."""
         self.finished = False
         self.pending = ""
@@ -304,8 +308,21 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
     cut at 147 columns and whole at 150)."""
 
     def on_mount(self) -> None:
+        self._adopt_session()
         self.show_card()
         self._read_context()
+
+    def _adopt_session(self) -> None:
+        """Continue the review under way (left with escape), or start one: its decisions, what was looked at and
+        which cards were shown carry over; the cards themselves are the queue as the store is now."""
+        host = self.host
+        session = host.review_session
+        if session is None or session.finished:
+            session = ReviewSession()
+            host.review_session = session
+        self.session = session
+        self.decisions, self.looked = session.decisions, session.looked
+        self.index = self._next_open(0)
 
     def on_resize(self, event: events.Resize) -> None:
         self.show_keys()
@@ -372,7 +389,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return action in ("help", "leave")  # the other keys wait for the first card (`on_key`)
         card = self.current()
         if action == "finish":
-            return card is None and not self.finished and self.only is None
+            # never while an agent write was passed by unseen: finishing would count it as seen
+            unseen_writes = any(c.kind == "new" for c in self.never_shown())
+            return card is None and not self.finished and self.only is None and not unseen_writes
         if action == "weaker":
             # offered only when there is something to add or take away
             return self.weaker or bool(self.ws.report is not None and self.ws.report.held_back)
@@ -497,6 +516,18 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             if reply is not None:
                 reply(Outcome(label, "refused", "this card left the queue (the store changed); nothing was written"))
             return
+        if not marked and (unseen := self._unseen_outcome(label)) is not None:
+            # a memory of the card changed while a dialog was open over it (ops checks only the file it writes,
+            # not a successor): refused before anything runs, and shown as a refusal by ops is
+            self._decided(card, action, unseen)
+            if reply is not None:
+                reply(unseen)
+            change = unseen.change
+            assert change is not None
+            self.app.push_screen(
+                ChangedDialog(change.path, unseen.message, change.now_text, before=change.before_text, change=change)
+            )
+            return
         self.pending = label
         self.refusal = ""
         self.show_card()
@@ -520,6 +551,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
     def _decided(self, card: Card | None, action: str, outcome: Outcome, marked: frozenset[str] = frozenset()) -> None:
         self.pending = ""
         if not outcome.ok:
+            if outcome.change is not None:
+                self._await_seen(outcome.change)
             self._follow_store()
             if card in self.cards:
                 self.index = self.cards.index(card)
@@ -550,6 +583,42 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
                 self.marked_as[path] = now.content_hash
         self.refusal = ""
         self.show_card()
+
+    def _unseen_outcome(self, label: str) -> Outcome | None:
+        """A refusal for the first of the card's memories that changed on disk since the card showed it, if any."""
+        changed = self.unseen_changes()
+        if not changed:
+            return None
+        path, now = changed[0], self.memory(changed[0])
+        change = DiskChange(path, now.text if now is not None else None)
+        change.now = now
+        message = (
+            f"{path} changed on disk since it was shown (the agent may have rewritten it); nothing was changed — "
+            "look at the new text and decide again"
+        )
+        return Outcome(label, "refused", message, changed_path=path, title="Changed on disk", change=change)
+
+    def _await_seen(self, change: DiskChange) -> None:
+        """A file of this card changed on disk under a decision: name the version the card showed (the app shows
+        what changed since), and once the person has been shown it, the card shows the new text."""
+        shown = self.seen.get(change.path) if self.seen_card is not None else None
+        if shown is not None:
+            change.expected(shown.content_hash, shown.text)
+        elif change.path in self.marked_as:
+            change.expected(self.marked_as[change.path])
+        change.when_seen(self._saw_change)
+
+    def _saw_change(self, change: DiskChange) -> None:
+        """The person was shown what changed: the card (and a mark) now holds that version, the one a new try
+        decides on. A later write, not shown, still stops any decision (`refuse_unseen`)."""
+        now = self.memory(change.path)
+        if now is None or now.content_hash != change.now_hash:
+            return  # gone, or written again since: the card says so and `r` shows it
+        if change.path in self.seen:
+            self.seen[change.path] = now
+        if change.path in self.marks:
+            self.marked_as[change.path] = now.content_hash
+        self.show_card()  # the refusal stays said on the card until it moves on
 
     def action_undo(self) -> None:
         """Undo this review's last decision (never an older one) and show its card again."""
@@ -597,25 +666,27 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """At the end: mark the review finished in git."""
         if self.current() is not None or self.finished or self._busy():
             return
-        counts = Counter(d.action for d in self.decisions if d.commit)
-        summary = "Review: " + (", ".join(f"{n} {a}" for a, n in sorted(counts.items())) or "nothing committed")
-        commits, cards = self._commit_count(), len(self.cards)
-        summary += f" ({commits} commit{'' if commits == 1 else 's'}); {cards} card{'' if cards == 1 else 's'}."
+        ours = {d.commit: d.action for d in self.decisions if d.commit}
+        cards = len({c.key for c in self.cards} | {d.card.key for d in (*self.decisions, *self.looked) if d.card})
         store = self.store_path
+
+        def finish(allow: bool, today: dt.date | None) -> ops.OpResult:
+            # counted from git as the review ends: its own commits not undone since, and every other decision
+            # made since the last finished review (the panes, the CLI, a review memtui was closed in)
+            events = open_repo(detect_layout(store)).history()
+            return ops.finish_review(store, review_record(events, ours, cards), today=today)
 
         def done(outcome: Outcome) -> None:
             self.pending = ""
             if outcome.committed:
-                self.finished = True
+                self.finished = self.session.finished = True
             else:
                 self.refusal = outcome.message
             self.show_card()
 
         self.pending = "Marking the review finished"
         self.show_card()
-        self.app.post_message(
-            Decide("Review", lambda allow, today: ops.finish_review(store, summary, today=today), done)
-        )
+        self.app.post_message(Decide("Review", finish, done))
 
     def action_reload_card(self) -> None:
         """Show the card's memories as they are on disk now (after the agent changed them while shown)."""

@@ -6,7 +6,7 @@ are mixins over it); at run time it is a plain class, and `ReviewScreen` in `rev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -37,6 +37,33 @@ class Decision:
     """The decision was about `card` itself (False: about marked memories, whatever card was on screen)."""
 
 
+@dataclass
+class ReviewSession:
+    """One review, from its first card until it is marked finished in git.
+
+    Leaving the review (escape) and opening it again (`r`) in the same run of memtui continues it: its decisions
+    (`u` still undoes them, the record counts them), what was looked at and which cards were shown. Marking it
+    finished ends it. Quitting memtui ends it too; what it committed stays committed, and the next review's record
+    counts those commits among the decisions made since the last finished review.
+    """
+
+    decisions: list[Decision] = field(default_factory=list)
+    """Decisions that committed, oldest first (an undo of this review takes the last one out)."""
+    looked: list[Decision] = field(default_factory=list)
+    """Decisions that had nothing to write (no commit, not counted as a commit)."""
+    viewed: set[tuple[str, str, frozenset[str], bool]] = field(default_factory=set)
+    """The cards shown at least once (`viewed_key`)."""
+    finished: bool = False
+
+
+def viewed_key(card: Card) -> tuple[str, str, frozenset[str], bool]:
+    """What a card is about, for "was it shown": its kind and memories (`Card.key`), or on a list card its rule (a
+    list card stays the same card as memories leave it)."""
+    if card.is_bulk:
+        return card.kind, card.cue, frozenset(), card.weaker
+    return card.kind, "", frozenset(card.paths), card.weaker
+
+
 PAIRS = ("contradiction", "duplicate")
 
 
@@ -64,6 +91,7 @@ class ReviewCursor(_Base):
     weaker: bool
     seen_card: Card | None
     seen: dict[str, Memory | None]
+    session: ReviewSession
 
     if TYPE_CHECKING:  # defined by the screen and its other parts
 
@@ -98,6 +126,7 @@ class ReviewCursor(_Base):
         if card is None:
             self.seen_card, self.seen = None, {}
             return None
+        self.session.viewed.add(viewed_key(card))
         if self.seen_card is not None and self.seen_card.key == card.key and self.unseen_changes():
             return self.seen_card
         self.seen_card, self.seen = card, {p: self.memory(p) for p in card.paths}
@@ -157,6 +186,11 @@ class ReviewCursor(_Base):
         """The cards still to decide (skipped ones included), whatever the filter."""
         done = self.decided()
         return [c for c in self.cards if c not in done]
+
+    def never_shown(self) -> list[Card]:
+        """The cards still to decide that this review has not shown yet (a jump passed them by, or they came in
+        behind the cursor as the store changed), held-back weaker candidates aside (extras, shown on request)."""
+        return [c for c in self.left() if viewed_key(c) not in self.session.viewed and not c.weaker]
 
     def _busy(self) -> bool:
         if self.pending:

@@ -11,7 +11,7 @@ from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card
 from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
-from memtui.tui.review_cursor import Decision, ReviewCursor
+from memtui.tui.review_cursor import ReviewCursor
 
 
 class ReviewDeciding(ReviewCursor):
@@ -98,7 +98,14 @@ class ReviewDeciding(ReviewCursor):
                 "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
             )
             return
-        self._archive(m, None, card)
+        self._archive(m, self._successor(card), card)
+
+    def _successor(self, card: Card) -> Memory | None:
+        """The memory that replaced the card's, when the card names one (a memory that says it is superseded by
+        another): archived as superseded by it, as on a pair."""
+        if card.kind != "superseded-loaded" or len(card.paths) < 2:
+            return None
+        return self.shown(card.paths[1])
 
     def action_archive_newer(self) -> None:
         """Archive the newer memory of the pair instead, replaced by the older. Asks why."""
@@ -181,9 +188,12 @@ class ReviewDeciding(ReviewCursor):
             self.notify(f"{m.path} could not be read ({m.error}); edit it (e) or archive it (a)", severity="warning")
             return
         if not m.has_frontmatter:
-            self.looked.append(Decision(card, "approved", None))
-            self._advance()
-            self.notify(f"{m.path} has no front matter to stamp; approved without a commit", timeout=4)
+            # an approval is a commit (it must outlast this screen), and memtui never adds front matter: the card
+            # stays, and says what would settle it
+            self.refusal = (
+                f"{m.path} has no front matter, so an approval cannot be stamped (memtui never adds front matter): "
+                "edit it (e) to add some, archive it (a), or skip it (s)"
+            )
             self.show_card()
             return
         store, expected = self.store_path, m.content_hash

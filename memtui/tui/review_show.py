@@ -11,7 +11,7 @@ from textual.widgets import Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from memtui.analysis.secrets import redacted
-from memtui.review import Card, tally
+from memtui.review import GROUP_NUMBER, Card, tally
 from memtui.tui import render
 from memtui.tui.review_card import claim_row, group_items, highlight, why
 from memtui.tui.review_cursor import ReviewCursor
@@ -69,9 +69,11 @@ class ReviewDrawing(ReviewCursor):
         if card is None:
             sides.display = single.display = bulk.display = False
             summary.display = True
+            unseen = len(self.never_shown())
+            place = f"{unseen} card{'s' if unseen != 1 else ''} not yet shown" if unseen else "done"
             header.update(
                 Content.assemble(
-                    Content(f"Review · done · {self._commit_count()} committed · {len(self.cards)} cards"),
+                    Content(f"Review · {place} · {self._commit_count()} committed · {len(self.cards)} cards"),
                     self._state_text(),
                 )
             )
@@ -212,6 +214,9 @@ class ReviewDrawing(ReviewCursor):
         return f" · session{'s' if len(sessions) > 1 else ''} {shown}"
 
     def _summary(self) -> Content:
+        unseen = self.never_shown()
+        if unseen and not self.finished:
+            return self._not_finished(unseen)
         counts = Counter(d.action for d in self.decisions if d.commit)
         lines = [Content.styled("Review finished", "bold"), Content("")]
         if not counts:
@@ -237,6 +242,33 @@ class ReviewDrawing(ReviewCursor):
                     )
                 )
             lines.append(Content("enter: mark the review finished in git (next week starts here) · escape: leave"))
+        return Content("\n").join(lines)
+
+    def _not_finished(self, unseen: list[Card]) -> Content:
+        """The end of the cards after a jump passed some by: not the end of the review, and where they are."""
+        per_group = Counter(c.group for c in unseen)
+        where = " · ".join(f"{GROUP_NUMBER[g]} {g} {n}" for g, n in per_group.items())
+        first = unseen[0].group
+        writes = sum(c.kind == "new" for c in unseen)
+        lines = [
+            render.styled(f"Not finished: {_counted(len(unseen), 'card')} not yet shown", "flag-contradiction"),
+            Content(""),
+            Content(f"  {where}"),
+            Content(""),
+            Content(
+                f"g: the next group with cards not yet shown ({GROUP_NUMBER[first]} {first}) · "
+                "a digit: that group · escape: leave (the review goes on when you come back with r)"
+            ),
+        ]
+        if writes:
+            lines.append(
+                Content(
+                    f"{_counted(writes, 'agent write')} among them must be shown before the review can be marked "
+                    "finished: finishing counts the agent's writes as seen."
+                )
+            )
+        else:
+            lines.append(Content("enter: mark the review finished anyway (these cards stay for the next review)"))
         return Content("\n").join(lines)
 
 

@@ -124,6 +124,8 @@ class ReviewSteering(ReviewCursor):
         # at the end, forward is the first group and back the last
         at = present.index(card.group) + step if card is not None and card.group in present else min(step, 0)
         group = present[at % len(present)]
+        if card is None and (unseen := self.never_shown()):
+            group = unseen[0].group  # at the end after a jump: where the cards not yet shown are
         if self.only is not None and self.only != group:
             self.only = None
         index = self._first_of(group)
