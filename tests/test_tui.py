@@ -160,12 +160,20 @@ async def test_verify_fix_date_and_undo(demo: Path) -> None:
         await select(app, pilot, "project_deploy_freeze.md")
         await pilot.press("f")
         await settle(app, pilot)
-        assert isinstance(app.screen, FixDateDialog)  # shows the phrase and the date, writes nothing yet
+        dialog = app.screen
+        assert isinstance(dialog, FixDateDialog)  # shows the phrase and the date, writes nothing yet
         assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
+        # the description says it too and is rewritten with the body: both lines are shown, before and after
+        before = str(dialog.query_one("#fix-phrase").render())
+        after = str(dialog.query_one("#fix-after").render())
+        assert before.count("next Thursday") == 2 and "description:" in before, before
+        assert "next Thursday" not in after and after.count("2026-") == 2, after
         await pilot.press("enter")
         await settle(app, pilot)
-        assert "next Thursday" not in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
+        assert "next Thursday" not in (demo / "project_deploy_freeze.md").read_text()
         assert head(demo)["Memtui-Action"] == ["fix-date"]
+        # memtui's proposal accepted as offered is recorded as counted, not as a date the person gave
+        assert "counted from" in head(demo)["Memtui-Reason"][0], head(demo)["Memtui-Reason"]
         await pilot.press("u")
         await settle(app, pilot)
         assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]

@@ -20,6 +20,7 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memtui.core.model import Memory
+from memtui.ops import DateFix
 from memtui.tui.decisions import DiskChange, Outcome, diff_lines, keep_final_newline, merge_text
 from memtui.tui.render import LEGEND, plain, styled
 
@@ -513,18 +514,28 @@ class FixDateDialog(ModalScreen[dt.date | None]):
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
-    def __init__(self, title: str, phrase: str, context: str, suggestion: str, base: str = "") -> None:
+    def __init__(
+        self, title: str, phrase: str, context: str, suggestion: str, base: str = "", plan: DateFix | None = None
+    ) -> None:
         super().__init__()
         self._title = title
         self.phrase = phrase
         self.context_line = context
         self._suggestion = suggestion
         self.base = base
+        self.plan = plan
+        """Every line the fix writes (`ops.fix_date_preview`): shown before and after, and nothing else written."""
+
+    def before_lines(self) -> str:
+        """The lines the fix changes, as they are now."""
+        if self.plan is None or len(self.plan.lines) < 2:
+            return f"before  {self.context_line}"
+        return "\n".join(f"before  line {fix.number}: {fix.text.strip()}" for fix in self.plan.lines)
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(f"Fix a relative date in {self._title}"), classes="dialog-title")
-            yield Static(plain(f"before  {self.context_line}"), id="fix-phrase", classes="dialog-message")
+            yield Static(plain(self.before_lines()), id="fix-phrase", classes="dialog-message")
             yield Static(plain(self.after_line(self._suggestion)), id="fix-after", classes="dialog-message")
             if self.base:
                 yield Static(plain(self.base), id="fix-base", classes="dialog-message")
@@ -538,6 +549,12 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         """The line as the fix would leave it with `value` in place of the phrase."""
         if not value.strip():
             return "after   (type the date it meant)"
+        if self.plan is not None and len(self.plan.lines) > 1:
+            return "\n".join(
+                f"after   line {fix.number}: {fix.after(value.strip()).strip()}" for fix in self.plan.lines
+            )
+        if self.plan is not None and self.plan.lines:
+            return "after   " + self.plan.lines[0].after(value.strip()).strip()
         return "after   " + self.context_line.replace(self.phrase, value.strip(), 1)
 
     def on_mount(self) -> None:
@@ -567,7 +584,9 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         self.dismiss(None)
 
 
-def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | None) -> FixDateDialog:
+def fix_date_dialog(
+    memory: Memory, details: Mapping[str, object], line: int | None, plan: DateFix | None = None
+) -> FixDateDialog:
     """The fix-date dialog for a relative-date finding: the line it is on (the finding's, else the first holding the
     phrase), the date it offers (none when the day it was written is not known, or is only the first commit and the
     date is in the future) and
@@ -588,7 +607,9 @@ def fix_date_dialog(memory: Memory, details: Mapping[str, object], line: int | N
         said = f"counted from {base}, {source}{meant}"
     else:
         said = f"when this was written is not known ({source}): type the date it meant" if source else ""
-    return FixDateDialog(memory.title, phrase, context, suggestion, said)
+    if plan is not None and plan.lines:
+        context = plan.lines[0].text.strip()
+    return FixDateDialog(memory.title, phrase, context, suggestion, said, plan)
 
 
 HELP = "\n".join(

@@ -28,6 +28,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from memtui import ops
+from memtui.core.errors import MemtuiError
 from memtui.core.model import Finding, Memory
 from memtui.review import DUPLICATE_PREFIX, Card, tally
 from memtui.tui import render
@@ -726,6 +727,13 @@ class MainScreen(Screen[None]):
         phrase = str(details.get("phrase") or "")
         expected = memory.content_hash
         store = self.host.store_path
+        try:  # every line the fix writes, to show them all: the description often says the phrase too
+            plan = ops.fix_date_preview(
+                store, memory.path, phrase=phrase or None, today=getattr(self.app, "today", None)
+            )
+        except MemtuiError as exc:
+            self.notify(exc.describe(), title="Fix date", severity="error")
+            return
 
         def done(date: dt.date | None) -> None:
             if date is None:
@@ -737,6 +745,7 @@ class MainScreen(Screen[None]):
                     memory.path,
                     phrase=phrase or None,
                     date=date,
+                    lines=plan.numbers,
                     expected_hash=expected,
                     allow_secret=allow,
                     today=today,
@@ -744,7 +753,7 @@ class MainScreen(Screen[None]):
                 on_outcome,
             )
 
-        self.app.push_screen(fix_date_dialog(memory, details, finding.line), done)
+        self.app.push_screen(fix_date_dialog(memory, details, finding.line, plan), done)
 
     def action_undo(self) -> None:
         """Undo the last memtui decision."""

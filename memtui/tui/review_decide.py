@@ -7,6 +7,7 @@ import datetime as dt
 from collections.abc import Callable
 
 from memtui import ops
+from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.review import DUPLICATE_PREFIX, Card
 from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
@@ -214,6 +215,11 @@ class ReviewDeciding(ReviewCursor):
             return
         phrase = str(card.details.get("phrase") or "")
         store, expected = self.store_path, m.content_hash
+        try:  # every line the fix writes, to show them all: the description often says the phrase too
+            plan = ops.fix_date_preview(store, m.path, phrase=phrase or None, today=getattr(self.app, "today", None))
+        except MemtuiError as exc:
+            self.notify(exc.describe(), title="Fix date", severity="error")
+            return
 
         def done(date: dt.date | None) -> None:
             if date is not None:
@@ -225,13 +231,14 @@ class ReviewDeciding(ReviewCursor):
                         m.path,
                         phrase=phrase or None,
                         date=date,
+                        lines=plan.numbers,
                         expected_hash=expected,
                         allow_secret=allow,
                         today=today,
                     ),
                 )
 
-        self.app.push_screen(fix_date_dialog(m, card.details, card.finding.line), done)
+        self.app.push_screen(fix_date_dialog(m, card.details, card.finding.line, plan), done)
 
     def action_keep_both(self) -> None:
         """Both memories stay; the pair does not come back until one of them changes."""
