@@ -10,13 +10,11 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import Report
+from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
 from memtui.ops import UNDOABLE
 
-REVOKING = ("archive", "merge")
-DUPLICATE_PREFIX = "duplicate of "
-"""An archive whose reason starts with this retired a duplicate (its twin stays): merged away, not revoked."""
 GROUPS = ("pairs", "agent", "expired", "stale", "secrets", "index", "schema", "other", "weaker")
 """The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, secrets,
 index and schema lint, the rest, and (on request) the held-back weaker pair candidates."""
@@ -44,42 +42,6 @@ UNCOUNTED = frozenset({"unindexed", "long-index-line"})
 SETTLING = frozenset({"verify", "edit"})
 """A person's decisions that settle what the agent wrote before them: approved (verify stamps it) or rewritten
 (edit). A merge, a date fixed or a pair kept leave the agent's write to review."""
-
-
-def undone_commits(events: Sequence[Event]) -> set[str]:
-    """The commits a later memtui undo reverted (the one home of this rule)."""
-    return {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
-
-
-def is_duplicate_archive(event: Event) -> bool:
-    """An archive that retired a duplicate whose twin stays (recorded with `duplicate of …` and a successor)."""
-    return event.action == "archive" and event.reason.startswith(DUPLICATE_PREFIX) and bool(event.superseded_by)
-
-
-def revoked_only(events: Sequence[Event]) -> list[Event]:
-    """Events that retired a rule (archived or merged away), minus those later undone or restored.
-
-    A duplicate archived beside its twin is not a revoked rule (the rule stays, once). `events` are newest
-    first, so a restore seen before an archive of the same memory brought it back.
-    """
-    undone = undone_commits(events)
-    restored: set[str] = set()
-    out = []
-    for e in events:
-        if e.commit in undone:
-            continue
-        if e.action == "restore":
-            restored.update(e.trailers.get("Memtui-Restored-From", []))
-            restored.update(e.memories)
-        elif e.action in REVOKING and not is_duplicate_archive(e):
-            archived_to = set(e.trailers.get("Memtui-Archived-To", []))
-            # an archive is back once its memory is; a merge once every memory it merged away is
-            memories = set(e.memories)
-            back = bool(memories & restored) if e.action == "archive" else bool(memories) and memories <= restored
-            if (archived_to & restored) or back:
-                continue
-            out.append(e)
-    return out
 
 
 @dataclass(frozen=True)

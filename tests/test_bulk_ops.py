@@ -228,9 +228,9 @@ def test_redo_reapplies_what_undo_reverted_and_is_itself_undoable(store: Path) -
 def test_a_redo_is_recorded_as_the_decision_it_applies_again(store: Path) -> None:
     """Undo then redo of an archive: history and the revoked rules read the redo as that archive, and the next
     undo reads as an undo of it."""
+    from memtui.audit.history import revoked_events
     from memtui.audit.repo import open_repo
     from memtui.core.store import detect_layout
-    from memtui.review import revoked_only
 
     archived = ops.archive(
         store, "feedback_a.md", reason="beta replaced it", superseded_by="feedback_b.md", today=DAY
@@ -243,7 +243,7 @@ def test_a_redo_is_recorded_as_the_decision_it_applies_again(store: Path) -> Non
         assert trailers[key] == original[key], key
     assert trailers["Memtui-Reapplies"] == [archived]
     repo = open_repo(detect_layout(store))
-    revoked = revoked_only(repo.history())
+    revoked = revoked_events(repo.history())
     assert [(e.commit, e.action, e.memory, e.reason, e.superseded_by) for e in revoked] == [
         (redone, "archive", "memory/feedback_a.md", "beta replaced it", "memory/feedback_b.md")
     ]
@@ -251,7 +251,7 @@ def test_a_redo_is_recorded_as_the_decision_it_applies_again(store: Path) -> Non
     undo = head_trailers(store)
     assert undo["Memtui-Action"] == ["undo"] and undo["Memtui-Reverts"] == [redone]
     assert git(store.parent, "log", "-1", "--format=%s").strip() == "memtui: undo archive of feedback_a.md"
-    assert revoked_only(open_repo(detect_layout(store)).history()) == []
+    assert revoked_events(open_repo(detect_layout(store)).history()) == []
 
 
 def test_a_redone_keep_both_still_keeps_the_pair(store: Path) -> None:

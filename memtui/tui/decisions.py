@@ -15,12 +15,12 @@ from pathlib import Path
 from typing import Literal
 
 from memtui import ops
+from memtui.audit.history import undone_commits
 from memtui.audit.repo import open_repo
 from memtui.core import frontmatter
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
-from memtui.review import undone_commits
 from memtui.workspace import Workspace
 
 Status = Literal["committed", "unchanged", "refused", "failed"]

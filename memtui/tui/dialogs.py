@@ -9,6 +9,7 @@ import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TypeVar
 
 from textual import on
@@ -19,9 +20,10 @@ from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
+from memtui import ops
 from memtui.core.model import Memory
 from memtui.ops import DateFix
-from memtui.tui.decisions import DiskChange, Outcome, diff_lines, keep_final_newline, merge_text
+from memtui.tui.decisions import DiskChange, Operation, Outcome, diff_lines, keep_final_newline, merge_text
 from memtui.tui.render import LEGEND, plain, styled
 
 
@@ -34,6 +36,20 @@ class MergeRequest:
     reason: str = ""
     edited: bool = True
     """Whether the person changed the suggested text (a text left as suggested may not merge a plain contradiction)."""
+
+    def operation(self, store: Path, paths: Sequence[str], hashes: Mapping[str, str]) -> Operation:
+        """The merge this asks for, as a decision runs it (the main screen and the review share it)."""
+        return lambda allow, today: ops.merge(
+            store,
+            list(paths),
+            into=self.into,
+            text=self.text,
+            text_edited=self.edited,
+            reason=self.reason,
+            expected_hashes=dict(hashes),
+            allow_secret=allow,
+            today=today,
+        )
 
 
 _KEY_NAMES = {"question_mark": "?", "slash": "/", "escape": "esc", "space": "space", "enter": "enter"}

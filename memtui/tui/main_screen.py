@@ -28,9 +28,10 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from memtui import ops
+from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Finding, Memory
-from memtui.review import DUPLICATE_PREFIX, Card, tally
+from memtui.review import Card, tally
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome, follow_changed, keep_final_newline
 from memtui.tui.dialogs import (
@@ -578,17 +579,7 @@ class MainScreen(Screen[None]):
         def submit(request: MergeRequest, reply: Callable[[Outcome], None]) -> None:
             self.decide(
                 "Merge",
-                lambda allow, today: ops.merge(
-                    store,
-                    [m.path for m in memories],
-                    into=request.into,
-                    text=request.text,
-                    text_edited=request.edited,
-                    reason=request.reason,
-                    expected_hashes=hashes,
-                    allow_secret=allow,
-                    today=today,
-                ),
+                request.operation(store, [m.path for m in memories], hashes),
                 self._answering(reply, hashes, merged),
                 in_dialog=True,
             )

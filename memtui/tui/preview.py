@@ -11,10 +11,10 @@ from textual.content import Content
 from textual.widgets import Markdown, Static
 
 from memtui.analysis.secrets import redacted
+from memtui.audit.history import undone_commits
 from memtui.core import frontmatter
 from memtui.core.freshness import age_text
 from memtui.core.model import Memory
-from memtui.review import undone_commits
 from memtui.tui import render
 from memtui.tui.messages import ThreadSaid
 from memtui.workspace import Workspace

@@ -7,9 +7,10 @@ import datetime as dt
 from collections.abc import Callable
 
 from memtui import ops
+from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
-from memtui.review import DUPLICATE_PREFIX, Card
+from memtui.review import Card
 from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.review_cursor import ReviewCursor
@@ -128,17 +129,7 @@ class ReviewDeciding(ReviewCursor):
             self._ask(
                 "Merge",
                 "merged",
-                lambda allow, today: ops.merge(
-                    store,
-                    paths,
-                    into=request.into,
-                    text=request.text,
-                    text_edited=request.edited,
-                    reason=request.reason,
-                    expected_hashes=hashes,
-                    allow_secret=allow,
-                    today=today,
-                ),
+                request.operation(store, paths, hashes),
                 reply=self._following(hashes, reply),
             )
 
