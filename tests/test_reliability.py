@@ -25,6 +25,7 @@ from memtui import ops
 from memtui.audit.lock import LockHeld, store_lock
 from memtui.audit.repo import open_repo, parse_trailers
 from memtui.core.store import detect_layout
+from memtui.ops import transaction
 from memtui.ops.paths import atomic_write
 
 TIMEOUT = 60
@@ -161,6 +162,58 @@ def test_f2_an_agent_write_after_memtui_checked_the_file_is_refused_not_overwrit
     assert index.read_bytes() == agent
     assert not list((top / ".git").glob("memtui-tmp-*"))  # the temp file memtui had written is gone
     assert git(top, "status", "--porcelain", "--", "memory") == " M memory/MEMORY.md\n"  # the agent's, uncommitted
+
+
+def test_f2_an_agent_write_while_the_rollback_puts_a_file_back_is_kept_and_the_refusal_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """p7 B3: the rollback looked at MEMORY.md (memtui's bytes), then the agent rewrote it in place, then the
+    rollback renamed its copy of the old index over it: the agent's line was lost. The put-back now checks the
+    file again right before its rename, as a forward write does, and leaves the agent's bytes."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    agent = index.read_bytes() + b"- [agent](agent.md) - the agent's line\n"
+    real_write = transaction.atomic_write
+
+    def agent_writes_as_the_rollback_puts_back(path: Path, data: bytes, **kw: object) -> None:
+        if path == index:
+            index.write_bytes(agent)  # after the rollback's look at the file, before its temp file and rename
+        real_write(path, data, **kw)  # type: ignore[arg-type]
+
+    with pytest.raises(ops.OpError) as info:
+        with ops._decision(store) as txn:
+            original = index.read_bytes()
+            txn.write(index, original + b"- [x](x.md) - memtui's line\n", expected=original)
+            monkeypatch.setattr(transaction, "atomic_write", agent_writes_as_the_rollback_puts_back)
+            raise ops.OpError("refused later; nothing was changed")
+    assert index.read_bytes() == agent
+    assert "left as they are" in str(info.value) and "MEMORY.md" in str(info.value)
+    assert not list((top / ".git").glob("memtui-tmp-*")) and not list((top / ".git").glob("memtui-*.journal"))
+
+
+def test_f2_a_write_landing_after_the_last_read_and_before_the_rename_is_refused(tmp_path: Path) -> None:
+    """The last check read the whole file and then the rename followed (0.2-4 ms apart on a large index): a write
+    landing after the read was overwritten. The file's inode, size and times are now compared once more after
+    the read, the last step before the rename."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    agent = index.read_bytes() + b"- [agent](agent.md) - the agent's line\n"
+    with pytest.raises(ops.ChangedOnDisk):
+        with ops._decision(store) as txn:
+            original = index.read_bytes()
+            check = txn._check
+            calls: list[Path] = []
+
+            def agent_writes_after_the_read(path: Path, expected: bytes | None) -> None:
+                check(path, expected)
+                calls.append(path)
+                if path == index and len(calls) == 2:  # the check right before the rename has read the file
+                    index.write_bytes(agent)
+
+            txn._check = agent_writes_after_the_read  # type: ignore[method-assign]
+            txn.write(index, original + b"- [x](x.md) - memtui's line\n", expected=original)
+    assert index.read_bytes() == agent
+    assert not list((top / ".git").glob("memtui-tmp-*"))
 
 
 def test_atomic_write_runs_its_last_check_with_the_temp_file_on_disk_and_the_target_untouched(tmp_path: Path) -> None:
