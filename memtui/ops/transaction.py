@@ -32,7 +32,7 @@ from pathlib import Path
 from memtui.analysis import secrets
 from memtui.audit import repo as gitrepo
 from memtui.audit.lock import LockHeld, lock_path, pid_alive, store_lock
-from memtui.audit.repo import FileState, NotInGit, StoreRepo, escape_path, open_repo
+from memtui.audit.repo import FileState, NotInGit, StoreRepo, TakeBack, escape_path, open_repo
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
@@ -448,20 +448,27 @@ def _say(exc: BaseException, sentence: str, *, instead_of: str = "") -> None:
 
 def _unrecord_agent_writes(txn: Txn, exc: BaseException) -> None:
     """A refused or failed decision leaves no commit: the agent's writes recorded first for it go back to being
-    uncommitted (recorded by the next decision, or the hook). Only if that cannot be done does the refusal say
-    they were recorded, so its "nothing was changed" is never false."""
+    uncommitted (recorded by the next decision, or the hook). The refusal says what `take_back` reached: that
+    they were recorded, when the commit stays in HEAD's history, and that git's index shows them staged, when it
+    could not follow yet; so its "nothing was changed" is never false."""
     sha = txn.agent_commit
     if sha is None:
         return
     try:
-        taken_back = txn.repo.take_back(sha)
+        back = txn.repo.take_back(sha)
     except (MemtuiError, OSError):
-        taken_back = False
-    if taken_back:
+        back = TakeBack(not txn.repo.reaches(sha))  # take_back raises before moving HEAD; say where HEAD is anyway
+    if back.taken_back:
         txn.agent_commit = None
     else:
         said = f"your decision was not made (the agent's new writes were recorded as their own commit, {sha[:8]})"
         _say(exc, said, instead_of="nothing was changed")
+    if back.index_pending:
+        _say(
+            exc,
+            "git's index could not be refreshed for the agent's files, so they show as staged until memtui's next "
+            "action refreshes it (do not `git commit` before)",
+        )
 
 
 def heal(store: Path) -> tuple[str, ...]:
