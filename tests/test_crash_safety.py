@@ -20,6 +20,7 @@ import pytest
 from conftest import git, init_repo, memory, said, write_files
 
 from memtui import ops
+from memtui.ops import transaction
 from memtui.workspace import open_store
 
 TIMEOUT = 120
@@ -122,6 +123,48 @@ def test_a_kill_at_any_write_leaves_a_consistent_store_and_opening_heals_it(tmp_
         assert inconsistencies(top) == []
         assert not list((top / ".git").glob("memtui-*.journal")), f"kill after write {k}: journal left after opening"
         assert git(top, "diff", "--cached", "--name-only") == ""
+
+
+KILLED_AFTER_THE_INDEX = textwrap.dedent("""
+    import os, sys
+    from pathlib import Path
+    from memtui import ops
+    from memtui.ops import transaction
+    original = transaction.atomic_write
+    def write_then_die(path, data, **kw):
+        original(path, data, **kw)
+        if Path(path).name == "MEMORY.md":
+            os.kill(os.getpid(), 9)  # the index rewritten, the decision not committed
+    transaction.atomic_write = write_then_die
+    ops.archive(Path(sys.argv[1]), "feedback_rule_1.md", reason="killed")
+""")
+
+
+def test_healing_leaves_a_file_the_agent_writes_while_it_is_put_back(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """Recovery from a killed decision put files back with no last check: the agent's rewrite of MEMORY.md, landing
+    after recovery looked at the file and before its rename, was lost. It is now checked right before the rename,
+    left as the agent wrote it, and said."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    proc = subprocess.run(
+        [sys.executable, "-c", KILLED_AFTER_THE_INDEX, str(store)], capture_output=True, timeout=TIMEOUT
+    )
+    assert proc.returncode == -signal.SIGKILL, proc.stderr
+    agent = index.read_bytes() + b"- [agent](feedback_agent.md) - the agent's line\n"
+    real_write = transaction.atomic_write
+
+    def agent_writes_as_recovery_puts_back(path: Path, data: bytes, **kw: object) -> None:
+        if path == index:
+            index.write_bytes(agent)  # after recovery's look at the file, before its temp file and rename
+        real_write(path, data, **kw)  # type: ignore[arg-type]
+
+    monkeypatch.setattr(transaction, "atomic_write", agent_writes_as_recovery_puts_back)
+    notes = transaction.heal(store)
+    assert index.read_bytes() == agent
+    assert any("left as they are" in n and "MEMORY.md" in n for n in notes), notes
+    assert (store / "feedback_rule_1.md").exists() and not (top / "memory.archive" / "feedback_rule_1.md").exists()
 
 
 def test_opening_the_workspace_rolls_back_an_interrupted_decision(tmp_path: Path) -> None:

@@ -25,6 +25,7 @@ from memtui import ops
 from memtui.audit.lock import LockHeld, store_lock
 from memtui.audit.repo import open_repo, parse_trailers
 from memtui.core.store import detect_layout
+from memtui.ops import transaction
 from memtui.ops.paths import atomic_write
 
 TIMEOUT = 60
@@ -161,6 +162,58 @@ def test_f2_an_agent_write_after_memtui_checked_the_file_is_refused_not_overwrit
     assert index.read_bytes() == agent
     assert not list((top / ".git").glob("memtui-tmp-*"))  # the temp file memtui had written is gone
     assert git(top, "status", "--porcelain", "--", "memory") == " M memory/MEMORY.md\n"  # the agent's, uncommitted
+
+
+def test_f2_an_agent_write_while_the_rollback_puts_a_file_back_is_kept_and_the_refusal_says_so(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """p7 B3: the rollback looked at MEMORY.md (memtui's bytes), then the agent rewrote it in place, then the
+    rollback renamed its copy of the old index over it: the agent's line was lost. The put-back now checks the
+    file again right before its rename, as a forward write does, and leaves the agent's bytes."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    agent = index.read_bytes() + b"- [agent](agent.md) - the agent's line\n"
+    real_write = transaction.atomic_write
+
+    def agent_writes_as_the_rollback_puts_back(path: Path, data: bytes, **kw: object) -> None:
+        if path == index:
+            index.write_bytes(agent)  # after the rollback's look at the file, before its temp file and rename
+        real_write(path, data, **kw)  # type: ignore[arg-type]
+
+    with pytest.raises(ops.OpError) as info:
+        with ops._decision(store) as txn:
+            original = index.read_bytes()
+            txn.write(index, original + b"- [x](x.md) - memtui's line\n", expected=original)
+            monkeypatch.setattr(transaction, "atomic_write", agent_writes_as_the_rollback_puts_back)
+            raise ops.OpError("refused later; nothing was changed")
+    assert index.read_bytes() == agent
+    assert "left as they are" in str(info.value) and "MEMORY.md" in str(info.value)
+    assert not list((top / ".git").glob("memtui-tmp-*")) and not list((top / ".git").glob("memtui-*.journal"))
+
+
+def test_f2_a_write_landing_after_the_last_read_and_before_the_rename_is_refused(tmp_path: Path) -> None:
+    """The last check read the whole file and then the rename followed (0.2-4 ms apart on a large index): a write
+    landing after the read was overwritten. The file's inode, size and times are now compared once more after
+    the read, the last step before the rename."""
+    top, store = project(tmp_path)
+    index = store / "MEMORY.md"
+    agent = index.read_bytes() + b"- [agent](agent.md) - the agent's line\n"
+    with pytest.raises(ops.ChangedOnDisk):
+        with ops._decision(store) as txn:
+            original = index.read_bytes()
+            check = txn._check
+            calls: list[Path] = []
+
+            def agent_writes_after_the_read(path: Path, expected: bytes | None) -> None:
+                check(path, expected)
+                calls.append(path)
+                if path == index and len(calls) == 2:  # the check right before the rename has read the file
+                    index.write_bytes(agent)
+
+            txn._check = agent_writes_after_the_read  # type: ignore[method-assign]
+            txn.write(index, original + b"- [x](x.md) - memtui's line\n", expected=original)
+    assert index.read_bytes() == agent
+    assert not list((top / ".git").glob("memtui-tmp-*"))
 
 
 def test_atomic_write_runs_its_last_check_with_the_temp_file_on_disk_and_the_target_untouched(tmp_path: Path) -> None:
@@ -701,4 +754,123 @@ def test_f7_memtui_killed_with_its_process_group_right_after_head_moved_still_le
         release.touch()
     assert wait_for(synced.exists, TIMEOUT), "nothing refreshed the index after memtui was killed"
     assert "verify" in git(top, "log", "-1", "--format=%s")
+    assert git(top, "diff", "--cached", "--name-only") == ""
+
+
+# ----------------------------------------------------------------------------------------------- take back (p7)
+
+
+def git_wrapper(tmp_path: Path, cases: str) -> dict[str, str]:
+    """An environment whose `git` is a script running the real git, with `cases` (shell `case` arms on all its
+    arguments, `$REAL` the real git) in front: the way these tests make one git call fail or another git act."""
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir = tmp_path / "bin"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "git"
+    wrapper.write_text(f'#!/bin/sh\nREAL="{real}"\ncase "$*" in\n{cases}\nesac\nexec "$REAL" "$@"\n')
+    wrapper.chmod(0o755)
+    return {"PATH": f"{bin_dir}{os.pathsep}{os.environ['PATH']}"}
+
+
+def refused_with_an_agent_memory(
+    tmp_path: Path, cases: str
+) -> tuple[Path, Path, str, subprocess.CompletedProcess[str]]:
+    """A project whose agent wrote a new memory, and a decision refused after recording it (self-supersede), with
+    git wrapped by `cases`; the project, its store, HEAD before, and the refusal."""
+    top, store = project(tmp_path)
+    (store / "feedback_agent_new.md").write_text(memory("feedback_agent_new", body="The agent's rule."))
+    head = git(top, "rev-parse", "HEAD").strip()
+    env = git_wrapper(tmp_path, cases)
+    out = run(
+        "archive", str(store), "feedback_rule_1.md", "--reason", "x", "--superseded-by", "feedback_rule_1.md", env=env
+    )
+    assert_clean_refusal(out, "superseded by itself")
+    return top, store, head, out
+
+
+def said_recorded(top: Path, message: str) -> bool:
+    """Whether a refusal says the agent's writes were recorded as a commit, asserting that commit is in HEAD's
+    history when it does."""
+    if "recorded as their own commit" not in message:
+        return False
+    sha = message.split("recorded as their own commit, ", 1)[1][:8]
+    assert subprocess.run(["git", "merge-base", "--is-ancestor", sha, "HEAD"], cwd=top).returncode == 0, message
+    return True
+
+
+def test_take_back_with_gits_index_locked_says_the_truth_and_leaves_nothing_staged(tmp_path: Path) -> None:
+    """p7 B6: another git took `index.lock` right after take_back moved HEAD back, so the index could not follow.
+    The refusal said the agent's writes were recorded as a commit no longer in HEAD's history, and left them
+    staged (a plain `git commit` would take them). HEAD now goes forward on the agent's commit again, index and
+    HEAD agree, and the refusal says the commit stays."""
+    lock = tmp_path / "p" / ".git" / "index.lock"
+    top, store, head, out = refused_with_an_agent_memory(
+        tmp_path, f'  *"memtui: take back"*) "$REAL" "$@"; rc=$?; : > "{lock}"; exit $rc ;;'
+    )
+    assert said_recorded(top, out.stderr)
+    assert "feedback_agent_new.md" in git(top, "show", "--name-only", "--format=", "HEAD")
+    assert git(top, "diff", "--cached", "--name-only") == ""
+    assert not list((top / ".git").glob("memtui-sync-*"))
+    lock.unlink()  # the other git finished
+    assert run("verify", str(store), "feedback_rule_2.md").returncode == 0
+    assert git(top, "diff", "--cached", "--name-only") == "" and git(top, "status", "--porcelain", "--", "memory") == ""
+
+
+def test_take_back_retries_gits_index_at_once(tmp_path: Path) -> None:
+    """git's index was busy for a moment when take_back refreshed it: a retry takes the agent's commit back for good,
+    and the refusal's "nothing was changed" stays true."""
+    once = tmp_path / "busy-once"
+    top, store, head, out = refused_with_an_agent_memory(
+        tmp_path,
+        f'  *"memtui: take back"*) "$REAL" "$@"; rc=$?; : > "{once}"; exit $rc ;;\n'
+        f'  *" reset "*) if [ -e "{once}" ]; then rm -f "{once}"; '
+        f"echo \"fatal: Unable to create '{tmp_path}/p/.git/index.lock': File exists.\" >&2; exit 128; fi ;;",
+    )
+    assert not once.exists()  # the failure was injected
+    assert not said_recorded(top, out.stderr)
+    assert git(top, "rev-parse", "HEAD").strip() == head
+    assert git(top, "status", "--porcelain", "--", "memory") == "?? memory/feedback_agent_new.md\n"
+    assert not list((top / ".git").glob("memtui-sync-*"))
+
+
+def test_a_take_back_whose_index_stays_behind_says_so_and_the_next_action_in_the_same_process_finishes_it(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """When neither the index can follow HEAD back nor HEAD go forward again, the refusal says the agent's files
+    show as staged until memtui's next action; that action, in the same process (the TUI), brings the index in line
+    (it skipped every memtui-sync file of its own process id)."""
+    top, store = project(tmp_path)
+    (store / "feedback_agent_new.md").write_text(memory("feedback_agent_new", body="The agent's rule."))
+    head = git(top, "rev-parse", "HEAD").strip()
+    lock = top / ".git" / "index.lock"
+    env = git_wrapper(
+        tmp_path,
+        '  *"memtui: keep"*) echo "fatal: cannot lock ref HEAD" >&2; exit 128 ;;\n'
+        f'  *"memtui: take back"*) "$REAL" "$@"; rc=$?; : > "{lock}"; exit $rc ;;',
+    )
+    monkeypatch.setenv("PATH", env["PATH"])
+    with pytest.raises(ops.OpError) as info:
+        ops.archive(store, "feedback_rule_1.md", reason="x", superseded_by="feedback_rule_1.md")
+    message = str(info.value)
+    assert not said_recorded(top, message) and git(top, "rev-parse", "HEAD").strip() == head
+    assert "show as staged until memtui's next action" in message
+    assert git(top, "diff", "--cached", "--name-only") == "memory/feedback_agent_new.md\n"  # as it says
+    lock.unlink()
+    result = ops.verify(store, "feedback_rule_2.md")
+    assert result.agent_commit and "feedback_agent_new.md" in git(top, "show", "--name-only", result.agent_commit)
+    assert git(top, "diff", "--cached", "--name-only") == ""
+    assert not list((top / ".git").glob("memtui-sync-*"))
+
+
+def test_take_back_declining_after_a_user_commit_leaves_no_sync_file(tmp_path: Path) -> None:
+    """p7 B5: the user committed between take_back's look at HEAD and its update-ref. take_back declines and the
+    agent's commit stays under the user's, as the refusal says; the memtui-sync file it had written was kept (it
+    was removed only when HEAD was still on the agent's commit) and would have reset the user's index later."""
+    top, store, head, out = refused_with_an_agent_memory(
+        tmp_path, '  *"memtui: take back"*) "$REAL" commit -q --allow-empty -m "the user\'s commit" ;;'
+    )
+    assert said_recorded(top, out.stderr)
+    assert git(top, "log", "-1", "--format=%s").strip() == "the user's commit"
+    assert not list((top / ".git").glob("memtui-sync-*"))
     assert git(top, "diff", "--cached", "--name-only") == ""

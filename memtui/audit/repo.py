@@ -24,8 +24,10 @@ import shlex
 import signal
 import subprocess
 import threading
+import time
 import uuid
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -52,6 +54,7 @@ __all__ = [
     "GitFailed",
     "NotInGit",
     "StoreRepo",
+    "TakeBack",
     "escape_path",
     "explain_git_error",
     "git_env",
@@ -124,6 +127,14 @@ GIT_SETTINGS = (
 
 _RESET_PATHS = ("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul")
 """Bring the index in line with HEAD for the NUL-separated paths on stdin."""
+
+SYNC_RETRY_PAUSES = (0.05, 0.1, 0.2, 0.4)
+"""Seconds waited before each new try to refresh git's index once HEAD has moved (another git, an editor's
+`git status`, holds `index.lock` for a moment); after the last, the memtui-sync file is left for the next action."""
+
+_SYNCS_IN_FLIGHT: set[Path] = set()
+"""memtui-sync files this process is still working on: `finish_interrupted_syncs` leaves only these alone (one
+left by an earlier decision of this process, a TUI's, is finished by its next one)."""
 
 
 def _nul_separated(paths: Iterable[str]) -> bytes:
@@ -240,6 +251,17 @@ def _stat_key(path: Path) -> tuple[int, int, int] | None:
 
 def _text(data: bytes) -> str:
     return os.fsdecode(data) if data else ""
+
+
+@dataclass(frozen=True)
+class TakeBack:
+    """What `StoreRepo.take_back` reached, so what is said about it is true."""
+
+    taken_back: bool
+    """The commit is no longer in HEAD's history (False: it stays, and is there to see)."""
+    index_pending: str = ""
+    """Why git's index does not yet follow HEAD for the commit's files ("" when it does): until memtui's next
+    action refreshes it (from the memtui-sync file left in the git folder), they show as staged."""
 
 
 @dataclass(frozen=True)
@@ -483,54 +505,114 @@ class StoreRepo:
                     pass
         if head and tree == _text(self.git("rev-parse", f"{head}^{{tree}}").stdout).strip():
             return None
-        # if memtui dies between moving HEAD and refreshing the index, the next start finishes the refresh
-        pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
-        pending.write_bytes(_nul_separated(files))
-        sha = ""
-        try:
-            sha = self._commit_object(tree, head, message)
-            move_head_and_sync_index(self.work_tree, _subject(message), sha, head or ZERO_OID, list(files))
-        except BaseException as exc:
-            moved = self.head()
-            if sha and moved == sha and isinstance(exc, GitFailed):  # it landed; only git's index lags behind
-                self.index_note = f"committed {sha[:8]}, but git's index could not be refreshed: {exc}"
-                return sha
-            if moved == head:  # the commit did not land: nothing to refresh later
-                pending.unlink(missing_ok=True)
-            raise
-        pending.unlink()
+        sha = self._commit_object(tree, head, message)
+        with self._pending_sync(list(files)) as pending:
+            lag = self._move_head(pending, _subject(message), sha, head or ZERO_OID, list(files))
+        if lag:  # it landed; only git's index lags behind, and memtui's next action brings it in line
+            self.index_note = (
+                f"committed {sha[:8]}, but git's index could not be refreshed yet ({lag}); memtui's next action does it"
+            )
         return sha
 
-    def take_back(self, commit: str) -> bool:
+    def take_back(self, commit: str) -> TakeBack:
         """Move HEAD from `commit` (memtui's own, just made) back to its parent, the user's index following for the
-        files it changed; their bytes on disk stay. False, doing nothing, when HEAD has moved on from `commit` or
-        it has no parent."""
+        files it changed; their bytes on disk stay. Says what it reached, never raising once HEAD may have moved.
+
+        Nothing is done when HEAD has moved on from `commit` or it has no parent. When HEAD went back but git's
+        index cannot follow (another git holds `index.lock` past the retries), the index still holds the commit's
+        files, which would show staged: HEAD is put forward on `commit` again, so index and HEAD agree and the
+        commit stays. Only if that fails too is the index left pending (its memtui-sync file is finished by the
+        next memtui action).
+        """
         parent = self.resolve(commit + "^")
         if parent is None or self.head() != commit:
-            return False
+            return TakeBack(False)
         paths = [p for _, p in self.commit_paths(commit, parent)]
+        with self._pending_sync(paths) as pending:
+            try:
+                lag = self._move_head(pending, f"memtui: take back {commit[:8]}", parent, commit, paths)
+            except GitFailed:  # HEAD did not move (someone else moved it first, or git failed)
+                return TakeBack(not self.reaches(commit))
+            if not lag:
+                return TakeBack(True)
+            forward = self.git(
+                "update-ref",
+                "-m",
+                f"memtui: keep {commit[:8]} (git's index is busy)",
+                "HEAD",
+                commit,
+                parent,
+                check=False,
+            )
+            in_line = forward.returncode == 0 and self.index_in_line(paths)
+            if in_line:
+                pending.unlink(missing_ok=True)
+            return TakeBack(not self.reaches(commit), "" if in_line else lag)
+
+    def reaches(self, commit: str) -> bool:
+        """Whether `commit` is in HEAD's history (HEAD itself included)."""
+        return self.git("merge-base", "--is-ancestor", commit, "HEAD", check=False).returncode == 0
+
+    def index_in_line(self, paths: Sequence[str]) -> bool:
+        """Whether git's index matches HEAD for these paths (read only: git's index lock is not needed)."""
+        proc = self.git("diff-index", "--cached", "-z", "--name-only", "--no-renames", "HEAD", check=False)
+        if proc.returncode != 0:
+            return False
+        differ = {_text(p) for p in proc.stdout.split(b"\0") if p}
+        return not differ.intersection(paths)
+
+    @contextmanager
+    def _pending_sync(self, paths: Sequence[str]) -> Iterator[Path]:
+        """A memtui-sync file naming `paths` while HEAD moves: if memtui dies, or git's index cannot follow, between
+        moving HEAD and refreshing the index, the next memtui action (`finish_interrupted_syncs`) finishes it."""
         pending = self.git_dir / f"memtui-sync-{os.getpid()}-{uuid.uuid4().hex[:8]}"
         pending.write_bytes(_nul_separated(paths))
+        _SYNCS_IN_FLIGHT.add(pending)
         try:
-            move_head_and_sync_index(self.work_tree, f"memtui: take back {commit[:8]}", parent, commit, paths)
-        except BaseException:
-            if self.head() == commit:  # HEAD did not move: nothing to refresh later
+            yield pending
+        finally:
+            _SYNCS_IN_FLIGHT.discard(pending)
+
+    def _move_head(self, pending: Path, subject: str, new: str, old: str, paths: Sequence[str]) -> str:
+        """Move HEAD from `old` to `new`, git's index following for `paths`: "" when both are done, or why the index
+        still lags behind HEAD after the retries (`pending` then stays). Raises when HEAD is not at `new` afterwards,
+        `pending` removed: this call moved nothing, so the index is not memtui's to refresh."""
+        try:
+            move_head_and_sync_index(self.work_tree, subject, new, old, paths)
+        except BaseException as exc:
+            if self.head() != new:
                 pending.unlink(missing_ok=True)
-            raise
-        pending.unlink()
-        return True
+                raise
+            if not isinstance(exc, GitFailed):
+                raise
+            why = str(exc).split("; nothing was committed")[
+                0
+            ]  # HEAD did move: git's words on the commit are wrong here
+            for pause in SYNC_RETRY_PAUSES:  # HEAD moved; try the index again before leaving it to the next action
+                time.sleep(pause)
+                try:
+                    self.sync_index(paths)
+                except GitFailed as again:
+                    why = str(again).split("; nothing was committed")[0]
+                    continue
+                break
+            else:
+                return why
+        pending.unlink(missing_ok=True)
+        return ""
 
     def finish_interrupted_syncs(self) -> int:
-        """Refresh the index for commits a killed memtui made but could not sync; returns how many."""
+        """Bring git's index in line with HEAD for the paths of every memtui-sync file left by a killed memtui or a
+        sync that failed (this process's own in-flight ones aside); returns how many were finished."""
         done = 0
         for pending in self.git_dir.glob("memtui-sync-*"):
-            parts = pending.name.split("-")
-            if len(parts) >= 3 and parts[2].isdigit() and int(parts[2]) == os.getpid():
+            if pending in _SYNCS_IN_FLIGHT:
                 continue
             try:
                 paths = [os.fsdecode(p) for p in pending.read_bytes().split(b"\0") if p]
-                self.sync_index(paths)
-                pending.unlink()
+                if not self.index_in_line(paths):
+                    self.sync_index(paths)
+                pending.unlink(missing_ok=True)
                 done += 1
             except (OSError, GitFailed):
                 continue

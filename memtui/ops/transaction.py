@@ -6,6 +6,14 @@ commit on its own, and yields a `Txn`. Every write goes through the `Txn` (journ
 commit holds exactly the bytes memtui wrote, scanned for secrets first; any exception rolls back only the
 files that still hold what memtui wrote, and takes back the agent's commit made for it: a refused decision
 leaves no commit at all.
+
+Every write, delete, rename and put-back checks the file once more as its last step before the rename or unlink
+(`Txn._last_check`): its bytes, then its inode, size and times again, so a file someone else wrote meanwhile is
+refused (or, in a rollback, left as they wrote it), not overwritten. What remains is honest and small: the time of
+one `stat` call and the rename (microseconds), a rewrite to the same size within one tick of the file system's
+clock after the bytes were read (the stat cannot see it), and a writer that opened the file before the rename
+and writes after it (its bytes go to the replaced file, as with any editor's save-by-rename). Nothing short of a
+lock the agent also takes can close these; Claude Code takes none.
 """
 
 from __future__ import annotations
@@ -24,7 +32,7 @@ from pathlib import Path
 from memtui.analysis import secrets
 from memtui.audit import repo as gitrepo
 from memtui.audit.lock import LockHeld, lock_path, pid_alive, store_lock
-from memtui.audit.repo import FileState, NotInGit, StoreRepo, escape_path, open_repo
+from memtui.audit.repo import FileState, NotInGit, StoreRepo, TakeBack, escape_path, open_repo
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
@@ -85,6 +93,16 @@ class Txn:
                 f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed", self.rel(path), None
             )
 
+    def _last_check(self, path: Path, expected: bytes | None) -> None:
+        """`_check` as the very last step before a rename or unlink: the bytes, then the file's inode, size and
+        times once more, so what separates the last look from the rename is one `stat`, not a whole read."""
+        seen = _stat_key(path)
+        self._check(path, expected)
+        if _stat_key(path) != seen:
+            raise ChangedOnDisk(
+                f"{self.rel(path)} changed on disk while memtui was writing; nothing was changed", self.rel(path), None
+            )
+
     def _remember(self, path: Path, before: bytes | None, after: bytes | None) -> None:
         if path not in self.before:
             self.before[path] = before
@@ -100,13 +118,13 @@ class Txn:
         with self._announced((path, expected, data)):
             # checked again after the journal and the temp file, right before the rename: an agent writing the
             # file meanwhile is refused, not overwritten
-            atomic_write(path, data, tmp_dir=self.repo.git_dir, before_rename=lambda: self._check(path, expected))
+            atomic_write(path, data, tmp_dir=self.repo.git_dir, before_rename=lambda: self._last_check(path, expected))
 
     def delete(self, path: Path, *, expected: bytes) -> None:
         """Delete a file, first checking it still holds `expected`."""
         self._check(path, expected)
         with self._announced((path, expected, None)):
-            self._check(path, expected)  # again after the journal write, right before the unlink
+            self._last_check(path, expected)  # again after the journal write, right before the unlink
         path.unlink()
 
     def move(self, src: Path, dest: Path, *, expected: bytes) -> None:
@@ -118,8 +136,8 @@ class Txn:
         self._check(dest, None)
         dest.parent.mkdir(parents=True, exist_ok=True)
         with self._announced((src, expected, None), (dest, None, expected)):
-            self._check(src, expected)  # again after the journal write, right before the rename
             self._check(dest, None)
+            self._last_check(src, expected)  # again after the journal write, right before the rename
         try:
             os.rename(src, dest)
         except OSError as exc:
@@ -128,8 +146,9 @@ class Txn:
             atomic_write(dest, expected, tmp_dir=self.repo.git_dir)  # another file system: copy, then remove
             src.unlink()
 
-    def rollback(self) -> None:
-        """Put back what memtui changed — only files that still hold exactly what memtui wrote.
+    def rollback(self) -> list[str]:
+        """Put back what memtui changed — only files that still hold exactly what memtui wrote; the files left as
+        someone else wrote them meanwhile (also when that write lands while memtui puts the file back).
 
         Newest change first, so each step undoes one the store was consistent after (an index line is put
         back only once its memory is back)."""
@@ -140,17 +159,30 @@ class Txn:
                 if now != self.before.get(path):
                     kept.append(self.rel(path))
                 continue
-            old = self.before.get(path)
-            if old is None:
-                path.unlink()
-            else:
-                atomic_write(path, old, tmp_dir=self.repo.git_dir)
+            if not self._put_back(path, now, self.before.get(path)):
+                kept.append(self.rel(path))
         if kept:
             self.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
         self.before.clear()
         self.after.clear()
         self.versions.clear()
         self._clear_journal()
+        return kept
+
+    def _put_back(self, path: Path, now: bytes | None, old: bytes | None) -> bool:
+        """Put `old` back at `path` (None: remove it), provided the file still holds `now` right up to the rename or
+        unlink; False, leaving the file as it is, when someone else wrote it meanwhile."""
+        try:
+            if now == old:
+                return True
+            if old is None:
+                self._last_check(path, now)
+                path.unlink()
+            else:
+                atomic_write(path, old, tmp_dir=self.repo.git_dir, before_rename=lambda: self._last_check(path, now))
+        except ChangedOnDisk:
+            return False
+        return True
 
     def check_secrets(self, msg: str = "") -> None:
         """Refuse (unless allowed) when any byte memtui is about to commit — files or message — looks like a secret."""
@@ -241,6 +273,15 @@ def _fingerprint(data: bytes | None) -> str:
     return "absent" if data is None else hashlib.sha256(data).hexdigest()
 
 
+def _stat_key(path: Path) -> tuple[int, ...] | None:
+    """What changes when a file is written, renamed over or removed: device, inode, size, mtime, ctime."""
+    try:
+        st = os.stat(path)
+    except FileNotFoundError:
+        return None
+    return (st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns)
+
+
 def mode_of(path: Path) -> str:
     try:
         return "100755" if os.stat(path).st_mode & 0o111 else "100644"
@@ -280,7 +321,7 @@ def recover(txn: Txn) -> None:
         journal.unlink()
         return
     head = txn.repo.head()
-    rolled, rels = 0, []
+    rolled, rels, kept = 0, [], []
     for entry in reversed(entries):  # newest change first, as rollback does
         path = Path(os.fsdecode(entry["path"].encode("latin-1")))
         rel = txn.repo.rel(path)
@@ -292,12 +333,10 @@ def recover(txn: Txn) -> None:
         if committed == now:
             continue  # the commit landed before the kill: nothing to undo
         before = entry["before"]
-        if before is None:
-            if path.exists():
-                path.unlink()
+        if txn._put_back(path, now, None if before is None else base64.b64decode(before)):
+            rolled += 1
         else:
-            atomic_write(path, base64.b64decode(before), tmp_dir=txn.repo.git_dir)
-        rolled += 1
+            kept.append(rel)  # written by someone else while memtui put it back: theirs stays
     try:
         txn.repo.sync_index([r for r in rels if txn.repo.owns(r)])
     except NotInGit:
@@ -305,6 +344,8 @@ def recover(txn: Txn) -> None:
     journal.unlink()
     if rolled:
         txn.notes.append(f"an interrupted memtui action was rolled back ({rolled} file(s) put back as they were)")
+    if kept:
+        txn.notes.append("left as they are (changed by someone else meanwhile): " + ", ".join(kept))
 
 
 def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
@@ -385,28 +426,49 @@ def decision(
         try:
             yield txn
         except BaseException as exc:
-            txn.rollback()
+            kept = txn.rollback()
+            if kept:  # they may keep part of memtui's change: "nothing was changed" would not be true
+                files = ", ".join(kept)
+                _say(
+                    exc,
+                    f"left as they are, rewritten by someone else after memtui wrote them: {files} (look at them)",
+                    instead_of="nothing was changed",
+                )
             _unrecord_agent_writes(txn, exc)
             raise
 
 
+def _say(exc: BaseException, sentence: str, *, instead_of: str = "") -> None:
+    """Add a sentence to a refusal's message (in place of `instead_of` when the message says that)."""
+    if not isinstance(exc, MemtuiError) or not exc.args:
+        return
+    text = str(exc.args[0])
+    exc.args = (text.replace(instead_of, sentence) if instead_of and instead_of in text else f"{text}; {sentence}",)
+
+
 def _unrecord_agent_writes(txn: Txn, exc: BaseException) -> None:
     """A refused or failed decision leaves no commit: the agent's writes recorded first for it go back to being
-    uncommitted (recorded by the next decision, or the hook). Only if that cannot be done does the refusal say
-    they were recorded, so its "nothing was changed" is never false."""
+    uncommitted (recorded by the next decision, or the hook). The refusal says what `take_back` reached: that
+    they were recorded, when the commit stays in HEAD's history, and that git's index shows them staged, when it
+    could not follow yet; so its "nothing was changed" is never false."""
     sha = txn.agent_commit
     if sha is None:
         return
     try:
-        taken_back = txn.repo.take_back(sha)
+        back = txn.repo.take_back(sha)
     except (MemtuiError, OSError):
-        taken_back = False
-    if taken_back:
+        back = TakeBack(not txn.repo.reaches(sha))  # take_back raises before moving HEAD; say where HEAD is anyway
+    if back.taken_back:
         txn.agent_commit = None
-    elif isinstance(exc, MemtuiError) and exc.args:
+    else:
         said = f"your decision was not made (the agent's new writes were recorded as their own commit, {sha[:8]})"
-        text = str(exc.args[0])
-        exc.args = (text.replace("nothing was changed", said) if "nothing was changed" in text else f"{text}; {said}",)
+        _say(exc, said, instead_of="nothing was changed")
+    if back.index_pending:
+        _say(
+            exc,
+            "git's index could not be refreshed for the agent's files, so they show as staged until memtui's next "
+            "action refreshes it (do not `git commit` before)",
+        )
 
 
 def heal(store: Path) -> tuple[str, ...]:
