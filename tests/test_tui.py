@@ -194,6 +194,31 @@ async def test_filter_keeps_and_clears(demo: Path) -> None:
         await pilot.press("slash", "escape")
         await pilot.pause(0.2)
         assert app.main_screen.filter_text == "" and panes["feedback"].row_count == 21
+        # a filter kept with enter is cleared by escape in its pane too (it needed / first)
+        await pilot.press("slash", *"bun", "enter")
+        await pilot.pause(0.2)
+        assert app.main_screen.filter_text == "bun" and isinstance(app.focused, MemoryPane)
+        await pilot.press("escape")
+        await pilot.pause(0.2)
+        assert app.main_screen.filter_text == "" and panes["feedback"].row_count == 21
+
+
+async def test_the_palette_offers_put_under_git_only_for_a_store_not_in_git(demo: Path, tmp_path: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        assert "store: Put under git" not in [name for name, _, _ in app.main_screen.palette_commands()]
+    plain = tmp_path / "plain" / "memory"
+    plain.mkdir(parents=True)
+    (plain / "MEMORY.md").write_text("- [A](a.md) — a\n")
+    (plain / "a.md").write_text("---\nname: a\ndescription: a\ntype: user\n---\n\nA.\n")
+    loose = make_app(plain)
+    async with loose.run_test(size=SIZE) as pilot:
+        await settle(loose, pilot)
+        while loose.screen is not loose.main_screen:  # the offer to put it under git: not now
+            await pilot.press("escape")
+            await settle(loose, pilot)
+        assert "store: Put under git" in [name for name, _, _ in loose.main_screen.palette_commands()]
 
 
 async def test_review_queue_decides_with_one_key_and_marks_the_review(demo: Path) -> None:

@@ -431,7 +431,8 @@ class MainScreen(Screen[None]):
             self.current_pane().focus()
             getattr(event, "stop", lambda: None)()
             return
-        if key == "escape" and box.has_focus:
+        if key == "escape" and (box.has_focus or (self.filter_text and isinstance(self.focused, MemoryPane))):
+            # in the box, or a filter kept with enter: escape clears it either way
             box.value = ""
             self.filter_text = ""
             box.display = False
@@ -796,7 +797,8 @@ class MainScreen(Screen[None]):
         self.app.push_screen(HelpScreen("Keys · main screen", HELP))
 
     def palette_commands(self) -> list[tuple[str, Callable[[], None], str]]:
-        """The main screen's actions, for the command palette."""
+        """The main screen's actions, for the command palette ("Put under git" only for a store not in git yet)."""
+        in_git = self.ws is not None and self.ws.repo is not None
         return [
             ("memory: Archive", self.action_archive, "Archive the marked (or selected) memories with a reason"),
             ("memory: Merge", self.action_merge, "Merge marked memories (or the selected one with its duplicate)"),
@@ -812,7 +814,11 @@ class MainScreen(Screen[None]):
             ("store: Undo last decision", self.action_undo, "Revert the newest memtui commit"),
             ("store: Redo", self.action_redo, "Apply again what the last undo reverted"),
             ("store: Reload", self.action_reload, "Read the store from disk again"),
-            ("store: Put under git", self.host.action_init_store, "memtui init: a repository for this store"),
+            *(
+                []
+                if in_git
+                else [("store: Put under git", self.host.action_init_store, "memtui init: a repository for this store")]
+            ),
             ("view: Review queue", self.action_review, "Everything that needs a decision"),
             ("view: History", self.action_history, "memtui's decisions, revoked rules"),
             ("view: Filter", self.action_filter, "Filter every pane"),
