@@ -9,7 +9,7 @@ import pytest
 from conftest import git, said
 from textual.app import App
 from textual.content import Content
-from textual.widgets import DataTable, Input, TextArea
+from textual.widgets import DataTable, Input, Label, TextArea
 
 from memtui.audit.repo import parse_trailers
 from memtui.demo import make_demo_store
@@ -633,6 +633,8 @@ async def test_marks_feed_archive_and_verify_one_commit_each_and_the_header_coun
         await pilot.press("a")
         await pilot.pause(0.3)
         assert isinstance(app.screen, ArchiveDialog)
+        questions = [str(label.render()) for label in app.screen.query(Label)]
+        assert any("Why are these 2 retired?" in q for q in questions), questions  # not "this memory"
         await pilot.press(*"done and shipped", "enter")
         await settle(app, pilot)
         trailers = head(demo)

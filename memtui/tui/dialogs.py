@@ -180,15 +180,18 @@ class ArchiveDialog(DecidingDialog[str]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
     RETRY = "press enter again"
 
-    def __init__(self, title: str, reason: str, submit: Submit[str]) -> None:
+    def __init__(self, title: str, reason: str, submit: Submit[str], count: int = 1) -> None:
         super().__init__(submit)
         self._title = title
         self._reason = reason
+        self._count = count
+        """How many memories the one reason retires (a batch of marked ones)."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(f"Archive {self._title}"), classes="dialog-title")
-            yield Label("Why is this memory retired? (history will say this)")
+            question = "Why is this memory retired?" if self._count == 1 else f"Why are these {self._count} retired?"
+            yield Label(f"{question} (history will say this)")
             yield Input(value=self._reason, placeholder="reason", id="reason")
             yield self.refusal_line()
             with Horizontal(classes="dialog-buttons"):

@@ -501,7 +501,7 @@ class MainScreen(Screen[None]):
                     in_dialog=True,
                 )
 
-            self.app.push_screen(ArchiveDialog(_several(marked), "", archive_all))
+            self.app.push_screen(ArchiveDialog(_several(marked), "", archive_all, count=len(marked)))
             return
         memory = self._require(writable=False)
         ws = self.ws

@@ -279,7 +279,7 @@ class ReviewDeciding(ReviewCursor):
             )
 
         title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
-        self.app.push_screen(ArchiveDialog(title, reason, submit))
+        self.app.push_screen(ArchiveDialog(title, reason, submit, count=len(paths)))
 
     def _verify_marked(self) -> None:
         """Verify every marked memory (still true: stamps last_verified) in one commit."""
