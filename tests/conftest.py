@@ -79,6 +79,14 @@ def memory(name: str, mtype: str | None = "feedback", body: str = "", descriptio
 
 
 @pytest.fixture
+def demo(tmp_path: Path) -> Path:
+    """A fresh copy of the bundled demo store, dated around TODAY, under real git."""
+    from memtui.demo import make_demo_store
+
+    return make_demo_store(TODAY, parent=tmp_path)
+
+
+@pytest.fixture
 def make_store(tmp_path: Path) -> Callable[..., Path]:
     """Build `<tmp>/project/memory` from a dict of files; optionally put `<tmp>/project` under git."""
 

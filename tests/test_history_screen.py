@@ -30,11 +30,6 @@ REASON = (
 )
 
 
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
-
-
 def make_app(store: Path) -> MemtuiApp:
     return MemtuiApp(store, today=TODAY, watch_interval=0)
 

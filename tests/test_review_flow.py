@@ -21,7 +21,6 @@ from textual.widgets import DataTable, Input, TextArea
 from memtui import ops
 from memtui.audit.repo import parse_trailers
 from memtui.core.store import load_store
-from memtui.demo import make_demo_store
 from memtui.review import Card, finding_count
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import (
@@ -40,11 +39,6 @@ from memtui.tui.widgets import MemoryPane
 
 TODAY = dt.date(2026, 11, 30)
 SIZE = (140, 40)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
 
 
 def make_app(store: Path) -> MemtuiApp:

@@ -10,20 +10,19 @@ guards: keys sent with `r` once the review is ready, and the group line at 120 c
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 import threading
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
+from test_review_flow import SIZE, make_app, open_review
 from test_snapshots_review import _screen_lines
 from textual import events
 from textual.binding import Binding
 from textual.containers import VerticalScroll
 from textual.pilot import Pilot
 
-from memtui.demo import make_demo_store
 from memtui.tui import app as app_module
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog, HelpScreen, help_text
@@ -31,27 +30,6 @@ from memtui.tui.history import HistoryScreen
 from memtui.tui.pilot import settle
 from memtui.tui.review import ReviewScreen, described
 from memtui.tui.widgets import MemoryPane
-
-TODAY = dt.date(2026, 11, 30)
-SIZE = (140, 40)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
-
-
-def make_app(store: Path) -> MemtuiApp:
-    return MemtuiApp(store, today=TODAY, watch_interval=0)
-
-
-async def open_review(app: MemtuiApp, pilot: Pilot[None]) -> ReviewScreen:
-    await settle(app, pilot)
-    await pilot.press("r")
-    await settle(app, pilot)
-    screen = app.screen
-    assert isinstance(screen, ReviewScreen)
-    return screen
 
 
 def type_fast(app: MemtuiApp, *keys: str) -> None:

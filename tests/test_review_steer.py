@@ -11,13 +11,11 @@ import re
 from collections.abc import Callable
 from pathlib import Path
 
-import pytest
 from conftest import git, memory
 from textual.binding import Binding
 from textual.widgets import Input, SelectionList
 
 from memtui.audit.repo import parse_trailers
-from memtui.demo import make_demo_store
 from memtui.review import GROUP_NUMBER, GROUPS, finding_count
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog
@@ -27,11 +25,6 @@ from memtui.tui.review_card import CLAIM_STYLE
 
 TODAY = dt.date(2026, 11, 30)
 SIZE = (140, 40)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
 
 
 def make_app(store: Path) -> MemtuiApp:

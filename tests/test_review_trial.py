@@ -8,44 +8,21 @@ memory's successor was dropped, and the end of the review said finished with who
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import git, memory
+from test_review_flow import SIZE, TODAY, head, head_sha, make_app, open_review
 from textual.widgets import Input, Static, TextArea
 
 from memtui import ops
-from memtui.audit.repo import parse_trailers
-from memtui.demo import make_demo_store
 from memtui.review import build_queue
 from memtui.tui import app as app_module
-from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog, ChangedDialog, MergeDialog
 from memtui.tui.pilot import select_memory, settle
 from memtui.tui.review import ReviewScreen
 from memtui.workspace import analyse, open_store
-
-TODAY = dt.date(2026, 11, 30)
-SIZE = (140, 40)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
-
-
-def make_app(store: Path) -> MemtuiApp:
-    return MemtuiApp(store, today=TODAY, watch_interval=0)
-
-
-def head(store: Path) -> dict[str, list[str]]:
-    return parse_trailers(git(store.parent, "log", "-1", "--format=%B"))
-
-
-def head_sha(store: Path) -> str:
-    return git(store.parent, "rev-parse", "HEAD").strip()
 
 
 def text_of(widget: Static) -> str:
@@ -54,15 +31,6 @@ def text_of(widget: Static) -> str:
 
 def lines_of(screen: ChangedDialog | MergeDialog, classes: str) -> list[str]:
     return [text_of(s) for s in screen.query(f".diff-line.{classes}").results(Static)]
-
-
-async def open_review(app: MemtuiApp, pilot) -> ReviewScreen:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    await pilot.press("r")
-    await settle(app, pilot)
-    screen = app.screen
-    assert isinstance(screen, ReviewScreen)
-    return screen
 
 
 async def skip_to(screen: ReviewScreen, pilot, wanted: Callable[..., bool]) -> None:  # type: ignore[no-untyped-def]

@@ -12,7 +12,6 @@ from textual.content import Content
 from textual.widgets import DataTable, Input, Label, TextArea
 
 from memtui.audit.repo import parse_trailers
-from memtui.demo import make_demo_store
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import (
     ArchiveDialog,
@@ -31,11 +30,6 @@ from memtui.tui.widgets import MemoryPane
 
 TODAY = dt.date(2026, 11, 30)
 SIZE = (140, 40)
-
-
-@pytest.fixture
-def demo(tmp_path: Path) -> Path:
-    return make_demo_store(TODAY, parent=tmp_path)
 
 
 async def select(app: MemtuiApp, pilot, path: str) -> MemoryPane:  # type: ignore[no-untyped-def]
