@@ -299,11 +299,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     out = []
     seen = set()
     root = report.store.layout.root
+    by_path = repo.commits_by_path(commit)  # one git call, not one a file: a store may hold hundreds of them
     for name in [*names, *uncommitted]:
         if not name.endswith(".md") or name in seen:
             continue
         seen.add(name)
-        touching = [t for t in repo.commits_touching(commit, [name]) if t not in undone]
+        touching = [t for t in by_path.get(name, []) if t not in undone]
         if name not in pending and _settled(touching, after):
             continue
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()

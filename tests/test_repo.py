@@ -93,3 +93,21 @@ def test_an_archive_undone_or_restored_keeps_the_day_its_memory_was_written(tmp_
     )
     ops.restore(store, Path(archived).name)
     assert open_repo(detect_layout(store)).file_dates().last["feedback_a.md"] == written
+
+
+def test_commits_by_path_says_of_every_path_what_commits_touching_says_of_one(tmp_path: Path) -> None:
+    repo, top = _repo(tmp_path)
+    base = git(top, "rev-parse", "HEAD").strip()
+    names = ["memory/feedback_a.md", "memory/with space.md", "memory/规则.md"]
+    for round_ in range(3):
+        for name in names[: round_ + 1]:
+            (top / name).write_text(f"round {round_}\n", encoding="utf-8")
+        git(top, "add", "-A")
+        git(top, "commit", "-qm", f"round {round_}")
+
+    by_path = repo.commits_by_path(base)
+
+    assert set(by_path) == set(names)
+    for name in [*names, "memory/MEMORY.md"]:
+        assert by_path.get(name, []) == repo.commits_touching(base, [name]), name
+    assert len(by_path["memory/feedback_a.md"]) == 3 and len(by_path["memory/规则.md"]) == 1
