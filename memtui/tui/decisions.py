@@ -21,7 +21,6 @@ from memtui.core import frontmatter
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
-from memtui.workspace import Workspace
 
 Status = Literal["committed", "unchanged", "refused", "failed"]
 Operation = Callable[[bool, dt.date | None], ops.OpResult]
@@ -174,13 +173,12 @@ def undo_own(store: Path, commit: str, *, today: dt.date | None = None) -> ops.O
     return ops.undo(store, today=today)
 
 
-def follow_changed(hashes: dict[str, str], outcome: Outcome, ws: Workspace | None = None) -> None:
+def follow_changed(hashes: dict[str, str], outcome: Outcome) -> None:
     """After a refusal because a file changed on disk, a new try from the same dialog decides on the version the
     person was then shown, and only once it was shown: `hashes` (the versions the decision expects) move on when
     the person closes the view of the change, never before (a retry meanwhile is refused again).
 
-    `hashes` also say which version the person saw, so the view can show what changed since. `ws` is not needed
-    (the version shown is the one read with the refusal); it is accepted for the callers that pass it."""
+    `hashes` also say which version the person saw, so the view can show what changed since."""
     change = outcome.change
     if change is None or change.path not in hashes:
         return

@@ -605,7 +605,7 @@ class MainScreen(Screen[None]):
         `hashes` follow a file that changed on disk (`follow_changed`)."""
 
         def answered(outcome: Outcome) -> None:
-            follow_changed(hashes, outcome, self.ws)
+            follow_changed(hashes, outcome)
             reply(outcome)
             if then is not None:
                 then(outcome)

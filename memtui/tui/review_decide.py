@@ -74,7 +74,7 @@ class ReviewDeciding(ReviewCursor):
         has followed the store by then)."""
 
         def answered(outcome: Outcome) -> None:
-            follow_changed(hashes, outcome, self.ws)
+            follow_changed(hashes, outcome)
             reply(outcome)
 
         return answered
