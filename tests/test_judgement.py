@@ -13,7 +13,7 @@ from conftest import memory
 
 from memtui.analysis.background import load_background
 from memtui.analysis.check import check_store
-from memtui.analysis.claims import changed_from, split_claims
+from memtui.analysis.claims import changed_from, named_quantities, split_claims
 from memtui.analysis.model import CLASSES, load_model
 from memtui.analysis.relations import (
     FEATURES,
@@ -262,6 +262,54 @@ def test_two_logs_stating_another_default_for_the_same_setting_are_a_contradicti
     assert pair.kind == "contradiction" and not pair.held_back
     assert "false" in pair.details["older_claim"] and "默认改为 `true`" in pair.details["newer_claim"]
     assert "daily_report_include_recommendations" in pair.cue
+
+
+def test_quantities_a_memory_names_as_current() -> None:
+    body = (
+        "The correct sync point is element discovery: `FindElement` with implicit wait (15s) will block.\n"
+        "- Always reset the page size to 50 MB after a run.\n"
+        "- First attempt: 3s implicit wait, then 10s.\n"  # the value before its name: not taken
+        "- Previously the build timeout was 30 min.\n"  # the past: not taken
+        "- The retry budget is 2 s on Windows and the retry budget is 4 s on Android.\n"  # two values: left out
+        "- Scrolling on Windows (5s ambient) is slow.\n"  # "on Windows" names no quantity
+    )
+    assert named_quantities("UI test timeouts", body) == {
+        "implicit wait": ("15s", body.splitlines()[0]),
+        "page size": ("50mb", "Always reset the page size to 50 MB after a run."),
+    }
+    assert named_quantities("Implicit wait — 5s ambient on both platforms", "") == {
+        "implicit wait": ("5s", "Implicit wait — 5s ambient on both platforms")
+    }
+    assert named_quantities("No numbers here", "none at all") == {}
+
+
+def test_two_long_notes_naming_another_value_for_one_quantity_are_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    filler = "".join(f"- Screen {n} of the battle journal renders its list and its detail pane.\n" for n in range(20))
+    store = make_store(
+        {
+            "feedback_no_sleeps_in_tests.md": memory(
+                "feedback_no_sleeps_in_tests",
+                "feedback",
+                description="Never add Thread.Sleep in UI tests; use implicit wait via element discovery instead",
+                updated="2026-07-28",
+                body="Never use `Thread.Sleep` in UI tests.\n\n"
+                "**Why:** `FindElement` with implicit wait (15s) blocks until the element appears.\n" + filler,
+            ),
+            "feedback_uitest_timeouts.md": memory(
+                "feedback_uitest_timeouts",
+                "feedback",
+                description="UI test implicit wait — 5s ambient on both platforms via TestBase.AmbientImplicitWait",
+                updated="2026-08-05",
+                body="Every helper that changes the implicit wait restores that constant; never sleep in UI tests.\n"
+                + filler.replace("renders", "draws"),
+            ),
+        }
+    )
+    [pair] = _pair_findings(check_store(load_store(store), TODAY))
+    assert pair.kind == "contradiction" and not pair.held_back
+    assert pair.paths == ("feedback_no_sleeps_in_tests.md", "feedback_uitest_timeouts.md")
+    assert pair.cue == "implicit wait: 15s vs 5s"
+    assert "(15s)" in pair.details["older_claim"] and "5s ambient" in pair.details["newer_claim"]
 
 
 def test_a_revised_note_put_back_beside_its_revision_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]

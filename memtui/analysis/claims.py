@@ -85,6 +85,57 @@ def setting_defaults(text: str) -> dict[str, str]:
     return {k: next(iter(v)) for k, v in seen.items() if len(v) == 1}
 
 
+_QUANTITY_UNITS = {
+    **dict.fromkeys(("ms", "millisecond", "milliseconds"), "ms"),
+    **dict.fromkeys(("s", "sec", "secs", "second", "seconds"), "s"),
+    **dict.fromkeys(("min", "mins", "minute", "minutes"), "min"),
+    **dict.fromkeys(("h", "hr", "hrs", "hour", "hours"), "h"),
+    **dict.fromkeys(("day", "days"), "day"),
+    **dict.fromkeys(("kb", "mb", "gb", "%", "px"), ""),
+}
+_NAMED_QUANTITY = re.compile(
+    # "implicit wait (15s)", "the ambient wait is 5s", "reset implicit wait to 10s", "page size: 50 MB": two words
+    # naming a quantity, a word or sign that binds it, then the number with its unit
+    r"\b([a-z][a-z-]{1,30})[^\S\n]+([a-z][a-z-]{1,30})[^\S\n]*(?:\bis\b|\bto\b|\bof\b|=|:|\(|—|–)[^\S\n]*"
+    r"(\d{1,6}(?:\.\d{1,4})?)[^\S\n]?("
+    + "|".join(sorted(map(re.escape, _QUANTITY_UNITS), key=len, reverse=True))
+    + r")(?![\w.])",
+    re.IGNORECASE,
+)
+# "First attempt: 3s implicit wait" is a step of a sequence, not a quantity's name: ordinals are filler too
+_QUANTITY_FILLER = frozenset(
+    "the a an its this that any each every per all our on in at for with by from into of to after over under "  # noqa: SIM905
+    "first second third fourth final last next initial".split()
+)
+_PAST_WINDOW = 40
+"""How far before a named quantity a word of the past ("previously", "was") takes it back."""
+_PAST = re.compile(r"\b(?:previously|formerly|originally|used to|was|were|before|old|instead of|from)\b", re.IGNORECASE)
+
+
+def named_quantities(description: str, body: str) -> dict[str, tuple[str, str]]:
+    """Quantities a memory gives a two-word name ("implicit wait" → "15s"), each with the line stating it.
+
+    A name given two values in one memory is left out (a history or an example), and so are lines that speak of
+    the past ("previously 10s") or a change ("from 10s to 5s"): what is left is what the memory states as current.
+    """
+    if not any(ch.isdigit() for ch in description + body):
+        return {}
+    lines = [description] + [_BULLET.sub("", ln.strip(), count=1) for ln in body.splitlines() if ln.strip()]
+    seen: dict[str, set[str]] = defaultdict(set)
+    line_of: dict[str, str] = {}
+    for line in lines:
+        if line.startswith("#") or SUPERSEDED.search(line):
+            continue
+        for m in _NAMED_QUANTITY.finditer(line):
+            first, second = m.group(1).lower(), m.group(2).lower()
+            if first in _QUANTITY_FILLER or _PAST.search(line, max(0, m.start() - _PAST_WINDOW), m.end()):
+                continue
+            name = f"{first} {second}"
+            seen[name].add(f"{float(m.group(3)):g}{_QUANTITY_UNITS[m.group(4).lower()] or m.group(4).lower()}")
+            line_of.setdefault(name, line)
+    return {k: (next(iter(v)), line_of[k]) for k, v in seen.items() if len(v) == 1}
+
+
 def changed_from(text: str) -> frozenset[str]:
     """Tokens an explicit change statement leaves behind ("switched from npm to bun", "no longer npm" → npm)."""
     if not _EXPLICIT_WORDS.search(text):
@@ -325,14 +376,14 @@ def memory_defaults(description: str, body: str) -> dict[str, tuple[str, str]]:
 
 
 def setting_conflict(
-    older: dict[str, tuple[str, str]],
-    newer: dict[str, tuple[str, str]],
+    older: dict[str, tuple[str, str]], newer: dict[str, tuple[str, str]], what: str = "default of "
 ) -> tuple[str, str, str] | None:
-    """(older line, newer line, detail) when two memories state another default for the same named setting."""
+    """(older line, newer line, detail) when two memories state another default for the same named setting (or,
+    given `named_quantities`, another value for the same named quantity, `what` then "")."""
     for ident in sorted(older.keys() & newer.keys()):
         (va, la), (vb, lb) = older[ident], newer[ident]
         if va != vb:
-            return " ".join(la.split()), " ".join(lb.split()), f"default of {ident}: {va} vs {vb}"
+            return " ".join(la.split()), " ".join(lb.split()), f"{what}{ident}: {va} vs {vb}"
     return None
 
 

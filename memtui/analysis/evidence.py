@@ -84,6 +84,8 @@ def evidence(a: MemoryText, b: MemoryText, weights: Weights, s: PairScore | None
     s = s or score_pair(a, b, weights)
     cmp = compare(a.claims, b.claims, weights.idf, weights.total)
     found = setting_conflict(a.defaults, b.defaults) if a.defaults and b.defaults else None
+    if found is None and a.quantities and b.quantities:
+        found = setting_conflict(a.quantities, b.quantities, what="")
     if found is not None:
         older_line, newer_line, detail = found
         ca, cb = (Claim(t, frozenset(tx.tokens(t)), tx.fold(t)) for t in (older_line, newer_line))

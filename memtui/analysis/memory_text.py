@@ -8,7 +8,7 @@ from functools import cached_property
 
 from memtui.analysis import cues
 from memtui.analysis import text as tx
-from memtui.analysis.claims import Claim, memory_defaults, split_claims
+from memtui.analysis.claims import Claim, memory_defaults, named_quantities, split_claims
 from memtui.analysis.note_kinds import is_log, is_plan, is_superseded, says_done
 
 _WIKILINK = re.compile(r"\[\[[^\][]*+\]\]")
@@ -75,6 +75,11 @@ class MemoryText:
     def defaults(self) -> dict[str, tuple[str, str]]:
         """Named settings whose default it states: value and the line stating it."""
         return memory_defaults(self.description, self.body)
+
+    @cached_property
+    def quantities(self) -> dict[str, tuple[str, str]]:
+        """Quantities it gives a two-word name as current ("implicit wait" → "5s"): value and the line."""
+        return named_quantities(self.description, self.body)
 
     @cached_property
     def kind_of_note(self) -> tuple[bool, bool, bool]:
