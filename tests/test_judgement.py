@@ -312,6 +312,37 @@ def test_two_long_notes_naming_another_value_for_one_quantity_are_a_contradictio
     assert "(15s)" in pair.details["older_claim"] and "5s ambient" in pair.details["newer_claim"]
 
 
+def test_a_change_word_about_something_the_other_memory_never_says_is_held_back(make_store) -> None:  # type: ignore[no-untyped-def]
+    # the demo store once showed this pair after its Stripe migration note was archived: they share "migration"
+    # and the newer says "moved to" of a person; no claim of one conflicts with a claim of the other
+    owner = memory(
+        "project_stripe_owner_change",
+        "project",
+        description="Stripe migration now owned by Chen Jing",
+        updated="2026-11-13",
+        body="The Stripe migration is now owned by Chen Jing; Wang Lei moved to the risk team and only answers "
+        "questions about the old Adyen code.\n\n**Why:** Team reorganisation in the autumn.\n\n"
+        "**How to apply:** Send migration scheduling and sign-off questions to Chen Jing.\n",
+    )
+    additive = memory(
+        "feedback_migrations",
+        "feedback",
+        description="Database migrations are additive; drop columns one release later",
+        updated="2026-09-04",
+        body="Migrations only add: new columns are nullable, and a column is dropped one release after the code stops "
+        "reading it.\n\n**Why:** A same-release drop broke the rolling deploy in June.\n\n"
+        "**How to apply:** Split destructive changes into two PRs.\n",
+    )
+    report = check_store(
+        load_store(make_store({"feedback_migrations.md": additive, "project_stripe_owner_change.md": owner})), TODAY
+    )
+    assert _pair_findings(report) == []
+    [held] = report.held_back
+    assert (
+        held.paths == ("feedback_migrations.md", "project_stripe_owner_change.md") and not held.details["older_claim"]
+    )
+
+
 def test_a_revised_note_put_back_beside_its_revision_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
     old = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+D.\n")
     new = LONG_NOTE.replace("- Suite 425 green (+2 env-skips).\n", "- Debug overlay opens with Ctrl+X.\n")

@@ -12,6 +12,7 @@ from memtui.analysis.model import CLASSES, Model, fit, load_model
 from memtui.analysis.pairs import PARTNER_RELATED, partner_counts
 from memtui.analysis.relations import (
     FEATURES,
+    FLAG_MIN_SHORT,
     MemoryText,
     Relation,
     Weights,
@@ -210,13 +211,16 @@ def test_in_a_crowd_a_weak_verdict_is_held_back_and_a_stated_change_still_shown(
     model = load_model()
     assert model is not None and all(f in model.features for f in STORE_FEATURES)
     docs = _team()
-    before = _shown(find_relations(docs, model=_without_store_weights(model)))
-    now = _shown(find_relations(docs, model=model))
-    # two rules about PRs that share a prohibition but not a subject: shown before a crowd counted, not now
-    assert ("pr_approval.md", "pr_size.md") in before - now
+    before = {(r.older, r.newer): r.score for r in find_relations(docs, model=_without_store_weights(model))}
+    judged = find_relations(docs, model=model)
+    now = {(r.older, r.newer): r.score for r in judged}
+    # two rules about PRs that share a prohibition but not a subject: strong enough to show before a crowd counted
+    # (were it not that no claims conflict, see test_judgement), below the held-back floor now
+    assert before[("pr_approval.md", "pr_size.md")] >= FLAG_MIN_SHORT
+    assert ("pr_approval.md", "pr_size.md") not in now
     # the package manager switch states its change outright: shown either way
-    assert ("pkg_npm.md", "pkg_bun.md") in now
-    assert now < before
+    assert ("pkg_npm.md", "pkg_bun.md") in _shown(judged)
+    assert now.keys() < before.keys()
 
 
 def test_alone_the_store_weights_change_nothing() -> None:
