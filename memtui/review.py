@@ -300,6 +300,7 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     seen = set()
     root = report.store.layout.root
     by_path = repo.commits_by_path(commit)  # one git call, not one a file: a store may hold hundreds of them
+    unsettled: list[tuple[str, list[str]]] = []
     for name in [*names, *uncommitted]:
         if not name.endswith(".md") or name in seen:
             continue
@@ -307,8 +308,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         touching = [t for t in by_path.get(name, []) if t not in undone]
         if name not in pending and _settled(touching, after):
             continue
+        unsettled.append((name, touching))
+    # the files only the agent wrote are diffed since `commit` in one git call, as `agent_diff` would one by one
+    diffs = repo.diffs_since(commit, [name for name, touching in unsettled if _only_agent(touching, after)])
+    for name, touching in unsettled:
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
-        out.append((rel, agent_diff(repo, commit, name, touching, after, uncommitted=name in pending)))
+        out.append((rel, agent_diff(repo, commit, name, touching, after, uncommitted=name in pending, diffs=diffs)))
     return out
 
 
@@ -324,16 +329,30 @@ def _settled(touching: Sequence[str], events: Mapping[str, Event]) -> bool:
     return False
 
 
+def _only_agent(touching: Sequence[str], events: Mapping[str, Event]) -> bool:
+    """Whether every one of the commits that touched a file is the agent's write (none at all included)."""
+    return all(events.get(sha) is not None and events[sha].action == "agent-write" for sha in touching)
+
+
 def agent_diff(
-    repo: StoreRepo, since: str, name: str, touching: Sequence[str], events: Mapping[str, Event], *, uncommitted: bool
+    repo: StoreRepo,
+    since: str,
+    name: str,
+    touching: Sequence[str],
+    events: Mapping[str, Event],
+    *,
+    uncommitted: bool,
+    diffs: Mapping[str, str] | None = None,
 ) -> str:
     """What the agent changed in one file since `since`: its commits (`touching`, newest first, undone ones left
-    out) and an uncommitted write. Where only the agent wrote it, that is the diff since `since`; where memtui's own
+    out) and an uncommitted write. Where only the agent wrote it, that is the diff since `since` (from `diffs`,
+    `StoreRepo.diffs_since` of many files at once, when given: a file it leaves out has none); where memtui's own
     decisions (a merge into it, a date fixed…) or other commits came between, each run of the agent's changes is
     diffed on its own, from the version before it, so no text memtui wrote is shown as the agent's."""
     agent = [events.get(sha) is not None and events[sha].action == "agent-write" for sha in touching]
     if all(agent):
-        return repo.diff_since(since, name) or _untracked_diff(repo.work_tree / name)
+        diff = diffs.get(name, "") if diffs is not None else repo.diff_since(since, name)
+        return diff or _untracked_diff(repo.work_tree / name)
     runs: list[tuple[str, str | None]] = []  # (the commit before the run, the run's last commit; None: on disk)
     start: str | None = None
     end: str | None = None

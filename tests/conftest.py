@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import subprocess
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 from types import SimpleNamespace
 from typing import Any
@@ -102,6 +102,22 @@ def make_store(tmp_path: Path) -> Callable[..., Path]:
         return store
 
     return build
+
+
+@pytest.fixture
+def git_calls(monkeypatch: pytest.MonkeyPatch) -> list[str]:
+    """The git subcommand of every git memtui runs from now on, in order: the real git runs, it is only counted."""
+    import memtui.audit.repo as repo_module
+
+    calls: list[str] = []
+    real = repo_module.run_git
+
+    def counting(cwd: Path, args: Sequence[str], **kw: Any) -> subprocess.CompletedProcess[bytes]:
+        calls.append(args[0])
+        return real(cwd, args, **kw)
+
+    monkeypatch.setattr(repo_module, "run_git", counting)
+    return calls
 
 
 @pytest.fixture(autouse=True)

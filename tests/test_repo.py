@@ -111,3 +111,61 @@ def test_commits_by_path_says_of_every_path_what_commits_touching_says_of_one(tm
     for name in [*names, "memory/MEMORY.md"]:
         assert by_path.get(name, []) == repo.commits_touching(base, [name]), name
     assert len(by_path["memory/feedback_a.md"]) == 3 and len(by_path["memory/规则.md"]) == 1
+
+
+def test_diffs_since_says_of_every_file_what_diff_since_says_of_each_in_one_git_call(
+    tmp_path: Path, git_calls: list[str]
+) -> None:
+    """One `git diff` of many files, split by file, is each file's own `git diff`: names with a space, non-ASCII,
+    a quote (git quotes its header) or a tab; a file deleted, added to the index, changed in mode only, renamed by
+    the agent (both names asked), untracked or unchanged; and with the user's git set to rename, copy, drop the
+    a/ b/ prefixes or name them its own way, none of which may mix one file's patch into another's."""
+    repo, top = _repo(tmp_path)
+    mem = top / "memory"
+    names = ["with space.md", "规则.md", 'say "hi".md', "tab\there.md", "gone.md", "moved.md", "mode.md", "same.md"]
+    write_files(mem, {n: memory(n.removesuffix(".md"), body=f"The rule of {n}.") for n in names})
+    git(top, "add", "-A")
+    git(top, "commit", "-qm", "the agent's first writes")
+    base = git(top, "rev-parse", "HEAD").strip()
+    for n in ["with space.md", "规则.md", 'say "hi".md', "tab\there.md", "feedback_a.md"]:
+        (mem / n).write_text(memory(n.removesuffix(".md"), body=f"The rule of {n}, changed."), encoding="utf-8")
+    git(top, "commit", "-qam", "the agent changed some")
+    (mem / "规则.md").write_text(memory("规则", body="Changed again, not committed."), encoding="utf-8")
+    (mem / "gone.md").unlink()
+    git(top, "mv", "memory/moved.md", "memory/moved again.md")
+    (mem / "mode.md").chmod(0o755)
+    (mem / "staged.md").write_text(memory("staged"), encoding="utf-8")
+    git(top, "add", "memory/staged.md")
+    (mem / "untracked.md").write_text(memory("untracked"), encoding="utf-8")
+    asked = [f"memory/{n}" for n in [*names, "moved again.md", "staged.md", "untracked.md", "feedback_a.md"]]
+    asked.append("memory/never existed.md")
+    for setting in ([], ["diff.renames", "copies"], ["diff.noprefix", "true"], ["diff.mnemonicPrefix", "true"]):
+        if setting:
+            git(top, "config", *setting)
+        one_by_one = {p: d for p in asked if (d := repo.diff_since(base, p))}
+        git_calls.clear()
+
+        assert repo.diffs_since(base, asked) == one_by_one, setting
+        assert git_calls == ["diff"], setting  # one git call, and never the file-by-file fallback
+    assert set(one_by_one) == {f"memory/{n}" for n in names if n != "same.md"} | {
+        "memory/moved again.md",
+        "memory/staged.md",
+        "memory/feedback_a.md",
+    }
+    assert "say" in one_by_one['memory/say "hi".md'] and "+The rule of 规则.md" not in one_by_one["memory/规则.md"]
+    assert repo.diffs_since(base, []) == {}
+
+
+def test_patches_by_path_reads_only_the_output_it_knows() -> None:
+    """Anything but the file list then one patch a file, in the same order, is not guessed at: the caller asks
+    git file by file."""
+    from memtui.audit.history import patches_by_path
+
+    one = b"diff --git a/m/x y.md b/m/x y.md\n--- a/m/x y.md\n+++ b/m/x y.md\n@@ -1 +1 @@\n-a\n+b\n"
+    listed = b":100644 100644 1111111 0000000 M\0m/x y.md\0\0"
+    assert patches_by_path(b"") == {}
+    assert patches_by_path(listed + one) == {"m/x y.md": one}
+    assert patches_by_path(listed + one + one.replace(b"x y", b"z")) is None  # a patch no file was listed for
+    assert patches_by_path(listed + b"* Unmerged path m/x y.md\n") is None
+    assert patches_by_path(listed + one.replace(b"x y", b"other")) is None  # listed as one file, patched as another
+    assert patches_by_path(listed[:-3]) is None  # cut short

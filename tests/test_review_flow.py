@@ -897,6 +897,51 @@ def test_a_persons_own_decision_is_not_news_from_the_agent(tmp_path: Path) -> No
     assert new_cards() == ["b.md"]
 
 
+def test_agent_write_cards_diff_every_file_in_one_git_call_as_each_files_own_diff_did(
+    tmp_path: Path, git_calls: list[str]
+) -> None:
+    """Before the first finished review every file the agent ever wrote is a new write: their diffs come from one
+    `git diff` (it was one a file), each exactly what that file's own `git diff` says, names with a space or
+    non-ASCII included; a file memtui decided on between the agent's writes keeps its own, narrower diff."""
+    from memtui.analysis.check import check_store
+    from memtui.audit.repo import try_open_repo
+    from memtui.review import agent_diff, build_queue
+
+    top = tmp_path / "p"
+    names = ["feedback_a.md", "feedback with space.md", "feedback_规则.md", "feedback_mixed.md"]
+    write_files(top, {"memory/MEMORY.md": "".join(f"- [{n}]({n}) — {n}\n" for n in names)})
+    write_files(top / "memory", {n: memory(n.removesuffix(".md"), body=f"Rule of {n}.") for n in names})
+    init_repo(top)
+    store = top / "memory"
+    for n in names:
+        (store / n).write_text(memory(n.removesuffix(".md"), body=f"Rule of {n}, as the agent has it now."))
+    ops.record_agent_write(store)
+    ops.verify(store, "feedback_mixed.md")  # memtui's stamp between the agent's writes is not the agent's
+    (store / "feedback_mixed.md").write_text(memory("feedback_mixed", body="The agent again."), encoding="utf-8")
+    (store / "feedback_a.md").write_text(memory("feedback_a", body="Changed once more."), encoding="utf-8")
+    (store / "feedback_new one.md").write_text(memory("feedback_new one", body="Brand new."), encoding="utf-8")
+    layout_store = load_store(store)
+    repo = try_open_repo(layout_store.layout)
+    assert repo is not None
+    base = repo.first_commit()
+    assert base is not None
+    report = check_store(layout_store, TODAY)
+    git_calls.clear()
+    cards = {c.paths[0]: c.diff for c in build_queue(report, repo) if c.kind == "new"}
+    diffs = git_calls.count("diff")
+
+    assert set(cards) == {*names, "feedback_new one.md"}
+    assert diffs == 1  # all five files (the mixed one is read with `git show`)
+    events = {e.commit: e for e in repo.history()}
+    for name in cards:
+        rel = f"memory/{name}"
+        touching = repo.commits_touching(base, [rel])
+        one_by_one = agent_diff(repo, base, rel, touching, events, uncommitted=rel in repo.changed_paths())
+        assert cards[name] == one_by_one, name
+    assert "+Brand new." in cards["feedback_new one.md"] and "Rule of feedback_规则.md, as" in cards["feedback_规则.md"]
+    assert "+The agent again." in cards["feedback_mixed.md"] and "-last_verified" in cards["feedback_mixed.md"]
+
+
 async def test_a_secret_card_shows_the_key_redacted_never_in_clear(demo: Path) -> None:
     """README: secrets are shown redacted; the card's text and the preview must not print the key."""
     from textual.widgets import Markdown

@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import datetime as dt
+import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -172,6 +174,85 @@ async def test_verify_fix_date_and_undo(demo: Path) -> None:
         await settle(app, pilot)
         assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
         assert head(demo)["Memtui-Action"] == ["undo"]
+
+
+def hold_history_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Put a `git` on PATH that, while the returned gate file exists, holds every read of the store's file dates
+    (the `git log` the fix-date preview runs) before running the real git, and adds a line to the returned file as
+    each one starts waiting: history as slow as the test wants, with nothing but real git answering. A read is held
+    a minute at most, so code that waits for it on the UI thread fails the test instead of hanging it."""
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir, gate, entered = tmp_path / "gitgate", tmp_path / "gate", tmp_path / "entered"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "git"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f'  *" --name-only --no-renames -- "*) if [ -e "{gate}" ]; then echo held >> "{entered}"; n=0; '
+        f'while [ -e "{gate}" ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n + 1)); done; fi ;;\n'
+        "esac\n"
+        f'exec "{real}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return gate, entered
+
+
+async def test_fix_date_reads_history_off_the_ui_thread_and_keys_pressed_meanwhile_count(
+    demo: Path, tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """`f` on a long history froze the screen while git read it (ops.fix_date_preview ran on the UI thread). The
+    dialog now opens at once and reads in a worker: with git held, it is already up, escape closes it, and a
+    second one takes the date typed and the enter pressed while git is still reading; once the lines are read the
+    date is written, with every line the preview names (the description too), as one commit. The first dialog's
+    late answer acts on nothing."""
+    gate, entered = hold_history_reads(tmp_path, monkeypatch)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+
+        async def held(count: int) -> None:  # until that many previews are inside git, waiting at the gate
+            for _ in range(3000):
+                if entered.exists() and len(entered.read_text().splitlines()) >= count:
+                    return
+                await pilot.pause(0.02)
+            raise TimeoutError("the preview never reached git")
+
+        await settle(app, pilot)
+        before = git(demo.parent, "rev-parse", "HEAD").strip()
+        await select(app, pilot, "project_deploy_freeze.md")
+        gate.touch()
+        await pilot.press("f")
+        await held(1)
+        first = app.screen
+        assert isinstance(first, FixDateDialog) and first.reading  # up while git is still reading
+        assert "reading history" in str(first.query_one("#fix-status").render())
+        assert "next Thursday" in str(first.query_one("#fix-phrase").render())  # the finding's own line meanwhile
+        await pilot.press("escape")
+        await pilot.pause()
+        assert isinstance(app.screen, MainScreen)
+        await pilot.press("f")
+        await held(2)
+        dialog = app.screen
+        assert isinstance(dialog, FixDateDialog) and dialog is not first and dialog.reading
+        await pilot.press(*["backspace"] * len(dialog.query_one(Input).value), *"2026-11-26", "enter")
+        await pilot.pause()
+        assert app.screen is dialog and dialog.query_one(Input).value == "2026-11-26"  # typed, not lost
+        assert "written once" in str(dialog.query_one("#fix-status").render())  # enter waits for the lines
+        assert git(demo.parent, "rev-parse", "HEAD").strip() == before  # nothing written on an unread preview
+        gate.unlink()
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        text = (demo / "project_deploy_freeze.md").read_text()
+        assert "next Thursday" not in text and text.count("2026-11-26") == 2, text  # description and body
+        # one decision, one commit (the demo's uncommitted agent write is recorded first, on its own, as always)
+        assert git(demo.parent, "log", "--format=%s", f"{before}..HEAD").splitlines() == [
+            "memtui: fix-date project_deploy_freeze.md",
+            "memtui: record agent writes (1 file)",
+        ]
+        assert head(demo)["Memtui-Action"] == ["fix-date"]
+        told = [s.message for s in said(app) if s.title == "Fix date"]
+        assert len(told) == 1 and "→ 2026-11-26" in told[0], told  # the decision's report, and nothing else
 
 
 async def test_filter_keeps_and_clears(demo: Path) -> None:

@@ -1,4 +1,5 @@
-"""Reading memtui's history back from `git log` output: events (decisions with their trailers) and file dates.
+"""Reading memtui's history back from `git log` output: events (decisions with their trailers) and file dates;
+and one `git diff` of many files split back into each file's patch.
 
 Pure parsing of the NUL-separated text `StoreRepo` asks git for; running git and caching live in
 `memtui.audit.repo`, the trailer text itself in `memtui.audit.trailers`.
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
@@ -256,6 +258,44 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
         if rel not in added:
             last.setdefault(rel, day)  # only ever moved by memtui: the move is all git knows
     return FileDates(first=first, last=last, source="git", added=added)
+
+
+_PATCH_START = re.compile(rb"^diff --git ", re.MULTILINE)
+"""Where each file's patch begins: every line inside a patch (context, `+`, `-`, `\\`, the extended headers)
+starts otherwise."""
+
+
+def patches_by_path(out: bytes) -> dict[str, bytes] | None:
+    """Each file's patch in `git diff --patch-with-raw -z --no-renames` output, by its path relative to the work
+    tree, exactly as `git diff` of that file alone prints it; None when the output is not the one file list then
+    one patch a file, in the same order, that this reads (the caller asks file by file then).
+
+    The raw list names each file verbatim (NUL-separated: spaces, quotes, newlines and non-ASCII as they are); the
+    patches follow in the same order, so a patch is matched to its file by place, never by parsing its header line,
+    which git quotes and which cannot be split when a name holds a space."""
+    names: list[bytes] = []
+    pos = 0
+    while out.startswith(b":", pos):  # `:<modes> <ids> <status>` NUL `<path>` NUL, one a file
+        meta_end = out.find(b"\0", pos)
+        name_end = out.find(b"\0", meta_end + 1) if meta_end >= 0 else -1
+        if name_end < 0:
+            return None
+        names.append(out[meta_end + 1 : name_end])
+        pos = name_end + 1
+    patch = out[pos + 1 :] if names and out[pos : pos + 1] == b"\0" else out[pos:]  # a NUL between list and patches
+    starts = [m.start() for m in _PATCH_START.finditer(patch)]
+    if not names:
+        return None if patch else {}
+    if len(starts) != len(names) or starts[0] != 0 or len(set(names)) != len(names):
+        return None
+    found: dict[str, bytes] = {}
+    for name, start, end in zip(names, starts, [*starts[1:], len(patch)], strict=True):
+        section = patch[start:end]
+        header = section.split(b"\n", 1)[0]
+        if not header.endswith(b'"') and not header.endswith(name):  # a quoted header says the name escaped
+            return None
+        found[os.fsdecode(name)] = section
+    return found
 
 
 def _action(trailers: dict[str, list[str]]) -> str:

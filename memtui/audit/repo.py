@@ -32,7 +32,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
-from memtui.audit.history import DATES_FORMAT, HISTORY_FORMAT, Event, dates_from_log, events_from_log
+from memtui.audit.history import (
+    DATES_FORMAT,
+    HISTORY_FORMAT,
+    Event,
+    dates_from_log,
+    events_from_log,
+    patches_by_path,
+)
 from memtui.audit.trailers import (
     PATH_TRAILERS,
     TRAILER_PREFIX,
@@ -124,6 +131,9 @@ GIT_SETTINGS = (
 )
 """What every git memtui runs is told: no hooks, no fsmonitor, no signing prompt, no background gc, raw names."""
 
+
+DIFF_PATHS_PER_CALL = 2000
+"""Paths one `git diff` names (`StoreRepo.diffs_since`): far below the system's limit on a command line."""
 
 _RESET_PATHS = ("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul")
 """Bring the index in line with HEAD for the NUL-separated paths on stdin."""
@@ -749,6 +759,25 @@ class StoreRepo:
     def diff_since(self, commit: str, path: str) -> str:
         """The change to one work-tree file from `commit` to what is on disk now ("" if none, or untracked)."""
         return self.out("diff", "--no-color", "--no-ext-diff", commit, "--", path).rstrip("\n")
+
+    def diffs_since(self, commit: str, paths: Sequence[str]) -> dict[str, str]:
+        """What `diff_since` says of each of `paths` (those without a change are left out), from one `git diff`
+        of them all split by file, not one git call a file: the review's agent-write cards diff every file the
+        agent wrote since the last review, and before the first that is every file it ever wrote."""
+        wanted = list(dict.fromkeys(paths))
+        out: dict[str, str] = {}
+        for start in range(0, len(wanted), DIFF_PATHS_PER_CALL):
+            chunk = wanted[start : start + DIFF_PATHS_PER_CALL]
+            # renames off: a file's patch is then what `git diff` of that file alone prints, whoever moved what
+            raw = self.git(
+                "diff", "--no-color", "--no-ext-diff", "--no-renames", "--patch-with-raw", "-z", commit, "--", *chunk
+            ).stdout
+            patches = patches_by_path(raw)
+            if patches is None or not set(patches) <= set(chunk):  # not the output it reads: ask file by file
+                out.update((path, self.diff_since(commit, path)) for path in chunk)
+                continue
+            out.update((path, _text(patch).rstrip("\n")) for path, patch in patches.items())
+        return {path: diff for path, diff in out.items() if diff}
 
     def diff(self, commit: str) -> str:
         """The patch a commit made."""

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
@@ -21,9 +21,11 @@ from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
 
 from memtui import ops
+from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.ops import DateFix
 from memtui.tui.decisions import DiskChange, Operation, Outcome, diff_lines, keep_final_newline, merge_text
+from memtui.tui.messages import ThreadSaid
 from memtui.tui.render import LEGEND, plain, styled
 
 
@@ -529,12 +531,25 @@ class KeptEditDialog(ModalScreen[str | None]):
 class FixDateDialog(ModalScreen[dt.date | None]):
     """A relative date and the date it meant: the line before and after the fix, and the day it was counted from.
     Nothing is written until the person confirms (and may correct the date); when the day it was written is not
-    known, no date is proposed and the person types the one it meant."""
+    known, no date is proposed and the person types the one it meant.
+
+    Every line the fix writes (`plan`) is read from the store's history, which on a long one takes a while: given
+    `preview` instead of a plan, the dialog opens at once on the finding's own line and reads the plan in a worker.
+    What is typed meanwhile stays; enter (or the button) pressed meanwhile writes once the plan is read and shown,
+    with the lines it names, and typing after it takes that enter back."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
     def __init__(
-        self, title: str, phrase: str, context: str, suggestion: str, base: str = "", plan: DateFix | None = None
+        self,
+        title: str,
+        phrase: str,
+        context: str,
+        suggestion: str,
+        base: str = "",
+        plan: DateFix | None = None,
+        *,
+        preview: Callable[[], DateFix] | None = None,
     ) -> None:
         super().__init__()
         self._title = title
@@ -544,6 +559,14 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         self.base = base
         self.plan = plan
         """Every line the fix writes (`ops.fix_date_preview`): shown before and after, and nothing else written."""
+        self._preview = preview if plan is None else None
+        self.confirmed_early = False
+        """Enter was pressed while the plan was being read: the date is written once it is shown."""
+
+    @property
+    def reading(self) -> bool:
+        """Whether the plan is still being read (nothing can be written until it is)."""
+        return self.plan is None and self._preview is not None
 
     def before_lines(self) -> str:
         """The lines the fix changes, as they are now."""
@@ -558,11 +581,20 @@ class FixDateDialog(ModalScreen[dt.date | None]):
             yield Static(plain(self.after_line(self._suggestion)), id="fix-after", classes="dialog-message")
             if self.base:
                 yield Static(plain(self.base), id="fix-base", classes="dialog-message")
+            yield Static(plain(self.status()), id="fix-status", classes="dialog-message")
             yield Label(f"Replace “{self.phrase}” with this date (YYYY-MM-DD):")
             yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date")
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
                 yield Button("Write the date \\[enter]", id="ok", variant="warning")
+
+    def status(self) -> str:
+        """What the dialog is waiting for ("" once every line the fix writes is shown)."""
+        if not self.reading:
+            return ""
+        if self.confirmed_early:
+            return "reading history… the date is written once every line it changes is shown"
+        return "reading history for every line the fix changes…"
 
     def after_line(self, value: str) -> str:
         """The line as the fix would leave it with `value` in place of the phrase."""
@@ -578,10 +610,55 @@ class FixDateDialog(ModalScreen[dt.date | None]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+        self._show_status()
+        if self._preview is not None and self.reading:
+            self._read_plan(self._preview)
+
+    @work(thread=True, exclusive=True, group="fix-date-preview", exit_on_error=False, description="Reading history")
+    def _read_plan(self, preview: Callable[[], DateFix]) -> None:
+        try:
+            plan = preview()
+        except Exception as exc:  # any failure is said and closes the dialog: never a silent, endless "reading…"
+            said = exc.describe() if isinstance(exc, MemtuiError) else f"{type(exc).__name__}: {exc}"
+            self.post_message(ThreadSaid(lambda: self._plan_failed(said)))
+            return
+        self.post_message(ThreadSaid(lambda: self._plan_read(plan)))
+
+    @on(ThreadSaid)
+    def _thread_said(self, message: ThreadSaid) -> None:
+        message.stop()
+        message.callback()
+
+    def _plan_read(self, plan: DateFix) -> None:
+        if self.plan is not None or not self.is_attached:
+            return  # closed meanwhile (its worker's answer comes late): nothing to show, nothing to write
+        self.plan = plan
+        if plan.lines:
+            self.context_line = plan.lines[0].text.strip()
+        self.query_one("#fix-phrase", Static).update(plain(self.before_lines()))
+        self.query_one("#fix-after", Static).update(plain(self.after_line(self.query_one(Input).value)))
+        self._show_status()
+        if self.confirmed_early:
+            self.confirmed_early = False
+            self._confirm()
+
+    def _plan_failed(self, said: str) -> None:
+        if not self.is_attached:
+            return
+        self.app.notify(said, title="Fix date", severity="error")
+        self.dismiss(None)
+
+    def _show_status(self) -> None:
+        status = self.query_one("#fix-status", Static)
+        status.update(plain(self.status()))
+        status.display = self.reading
 
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         self.query_one("#fix-after", Static).update(plain(self.after_line(event.value)))
+        if self.confirmed_early:  # typing after enter: the person is not done with the date
+            self.confirmed_early = False
+            self._show_status()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
@@ -595,6 +672,10 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         except ValueError:
             self.notify(f"{raw!r} is not a date like 2026-12-03", severity="warning")
             return
+        if self.reading:
+            self.confirmed_early = True
+            self._show_status()
+            return
         self.dismiss(date)
 
     @on(Button.Pressed, "#cancel")
@@ -604,12 +685,17 @@ class FixDateDialog(ModalScreen[dt.date | None]):
 
 
 def fix_date_dialog(
-    memory: Memory, details: Mapping[str, object], line: int | None, plan: DateFix | None = None
+    memory: Memory,
+    details: Mapping[str, object],
+    line: int | None,
+    plan: DateFix | None = None,
+    *,
+    preview: Callable[[], DateFix] | None = None,
 ) -> FixDateDialog:
     """The fix-date dialog for a relative-date finding: the line it is on (the finding's, else the first holding the
     phrase), the date it offers (none when the day it was written is not known, or is only the first commit and the
-    date is in the future) and
-    the day it was counted from."""
+    date is in the future) and the day it was counted from. Every line the fix writes is `plan`, or read by
+    `preview` (`ops.fix_date_preview`, reading git history) in the dialog's worker, off the UI thread."""
     phrase = str(details.get("phrase") or "")
     suggestion = str(details.get("suggestion") or "")
     lines = memory.text.splitlines()
@@ -628,7 +714,7 @@ def fix_date_dialog(
         said = f"when this was written is not known ({source}): type the date it meant" if source else ""
     if plan is not None and plan.lines:
         context = plan.lines[0].text.strip()
-    return FixDateDialog(memory.title, phrase, context, suggestion, said, plan)
+    return FixDateDialog(memory.title, phrase, context, suggestion, said, plan, preview=preview)
 
 
 HELP = "\n".join(

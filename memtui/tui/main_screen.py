@@ -29,7 +29,6 @@ from textual.widgets import DataTable, Footer, Input, Static
 
 from memtui import ops
 from memtui.audit.history import DUPLICATE_PREFIX
-from memtui.core.errors import MemtuiError
 from memtui.core.model import Finding, Memory
 from memtui.review import Card, tally
 from memtui.tui import render
@@ -719,16 +718,19 @@ class MainScreen(Screen[None]):
         phrase = str(details.get("phrase") or "")
         expected = memory.content_hash
         store = self.host.store_path
-        try:  # every line the fix writes, to show them all: the description often says the phrase too
-            plan = ops.fix_date_preview(
-                store, memory.path, phrase=phrase or None, today=getattr(self.app, "today", None)
-            )
-        except MemtuiError as exc:
-            self.notify(exc.describe(), title="Fix date", severity="error")
-            return
+        today = getattr(self.app, "today", None)
+        # every line the fix writes, to show them all (the description often says the phrase too), read from git
+        # history by the dialog's worker, off the UI thread: read here, a long history froze the screen
+        dialog = fix_date_dialog(
+            memory,
+            details,
+            finding.line,
+            preview=lambda: ops.fix_date_preview(store, memory.path, phrase=phrase or None, today=today),
+        )
 
         def done(date: dt.date | None) -> None:
-            if date is None:
+            plan = dialog.plan  # the lines the person was shown: the dialog writes no date before it has them
+            if date is None or plan is None:
                 return
             self.decide(
                 "Fix date",
@@ -745,7 +747,7 @@ class MainScreen(Screen[None]):
                 on_outcome,
             )
 
-        self.app.push_screen(fix_date_dialog(memory, details, finding.line, plan), done)
+        self.app.push_screen(dialog, done)
 
     def action_undo(self) -> None:
         """Undo the last memtui decision."""

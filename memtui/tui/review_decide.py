@@ -8,7 +8,6 @@ from collections.abc import Callable
 
 from memtui import ops
 from memtui.audit.history import DUPLICATE_PREFIX
-from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.review import Card
 from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
@@ -206,14 +205,19 @@ class ReviewDeciding(ReviewCursor):
             return
         phrase = str(card.details.get("phrase") or "")
         store, expected = self.store_path, m.content_hash
-        try:  # every line the fix writes, to show them all: the description often says the phrase too
-            plan = ops.fix_date_preview(store, m.path, phrase=phrase or None, today=getattr(self.app, "today", None))
-        except MemtuiError as exc:
-            self.notify(exc.describe(), title="Fix date", severity="error")
-            return
+        today = getattr(self.app, "today", None)
+        # every line the fix writes, to show them all (the description often says the phrase too), read from git
+        # history by the dialog's worker, off the UI thread
+        dialog = fix_date_dialog(
+            m,
+            card.details,
+            card.finding.line,
+            preview=lambda: ops.fix_date_preview(store, m.path, phrase=phrase or None, today=today),
+        )
 
         def done(date: dt.date | None) -> None:
-            if date is not None:
+            plan = dialog.plan  # the lines the person was shown: the dialog writes no date before it has them
+            if date is not None and plan is not None:
                 self._ask(
                     "Fix date",
                     "date fixed",
@@ -229,7 +233,7 @@ class ReviewDeciding(ReviewCursor):
                     ),
                 )
 
-        self.app.push_screen(fix_date_dialog(m, card.details, card.finding.line, plan), done)
+        self.app.push_screen(dialog, done)
 
     def action_keep_both(self) -> None:
         """Both memories stay; the pair does not come back until one of them changes."""
