@@ -1077,3 +1077,52 @@ async def test_a_key_typed_right_after_a_pane_digit_acts_on_the_new_pane(demo: P
         await pilot.pause()
         assert app.focused is feedback
         assert feedback.cursor_row == feedback.row_count - 1 and project.cursor_row == row
+
+
+def typed_at_once(app: MemtuiApp, keys: str) -> None:
+    """Every key of `keys` in the app's queue at once, as a terminal delivers a quick typist's keys (Pilot's `press`
+    waits for each key to be handled before the next); `\\n` is enter."""
+    from textual import events
+
+    names = {"-": "minus", "\n": "enter", " ": "space"}
+    for ch in keys:
+        app.post_message(events.Key(names.get(ch, ch), None if ch == "\n" else ch))
+
+
+async def test_a_date_typed_in_the_instant_after_f_is_the_date_written(demo: Path) -> None:
+    """The trial typed `f` and a date quickly: the keys after `f` were on their way through the main screen when
+    the dialog opened, and were lost there, so enter wrote memtui's own proposal, a date nobody typed. They now go
+    into the dialog's date, in order, and enter writes that date."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "project_deploy_freeze.md")
+        typed_at_once(app, "f2026-12-03\n")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        text = (demo / "project_deploy_freeze.md").read_text()
+        assert "next Thursday" not in text and text.count("2026-12-03") == 2, text
+        assert head(demo)["Memtui-Action"] == ["fix-date"]
+
+
+async def test_a_reason_typed_in_the_instant_after_a_is_the_reason_and_a_refusal_keeps_it_whole(demo: Path) -> None:
+    """Keys typed right after `a` reach the reason; after a refusal the reason comes back unselected, so the next
+    key adds to it instead of replacing all of it (the trial got a commit whose reason was `a`)."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "reference_linear.md")
+        typed_at_once(app, "aold rule")
+        await pilot.pause()
+        await pilot.pause()
+        dialog = app.screen
+        assert isinstance(dialog, ArchiveDialog)
+        box = dialog.query_one(Input)
+        assert box.value == "old rule"
+        dialog.refuse("Refused: reference_linear.md changed on disk")
+        await pilot.pause()
+        await pilot.press("s")
+        assert box.value == "old rules"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"] and head(demo)["Memtui-Reason"] == ["old rules"]

@@ -17,9 +17,10 @@ import os
 import shlex
 import subprocess
 import threading
+import weakref
 from pathlib import Path
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import App
 from textual.binding import Binding
 from textual.message import Message
@@ -135,6 +136,8 @@ class MemtuiApp(App[None]):
         """How many reads of the store this run started (drivers and tests count them)."""
         self._settings_error = ""
         """Why the settings file could not be used (shown once the app runs; the defaults apply)."""
+        self._typed_on: weakref.WeakKeyDictionary[events.Key, object] = weakref.WeakKeyDictionary()
+        """The screen on top when each key in flight was typed (`on_event`)."""
         try:
             self.settings = load_settings(self.store_path)
         except SettingsError as exc:
@@ -146,6 +149,23 @@ class MemtuiApp(App[None]):
         if wanted and wanted not in self.available_themes:
             self._theme_errors.append(f"theme {wanted!r} is not installed; using {DEFAULT_THEME}")
         self.theme = wanted if wanted and wanted in self.available_themes else DEFAULT_THEME
+
+    async def on_event(self, event: events.Event) -> None:
+        """Keys go to the screen they were typed on. A key goes down to the focused widget and bubbles back up here,
+        where the screen's bindings run: a key typed in the same instant as one that opens a screen (`f`, `a`,
+        `r` ...) was already on its way through the screen below, and would reach the bindings after the new
+        screen opened, to be lost there. It goes to the new screen instead (`take_typed_ahead`: a dialog's
+        input, the review's cards), in the order typed, and never acts on the screen below. (A key typed on a
+        screen that closed meanwhile acts on the one now on top, as it always did.)"""
+        if isinstance(event, events.Key):
+            if not event.is_forwarded:
+                self._typed_on[event] = self.screen
+            elif (typed_on := self._typed_on.pop(event, None)) is not None and typed_on in self.screen_stack[:-1]:
+                take = getattr(self.screen, "take_typed_ahead", None)
+                if callable(take):
+                    take(event)
+                return
+        await super().on_event(event)
 
     async def action_quit(self) -> None:
         """Quit, telling background threads to stop first."""

@@ -12,13 +12,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import TypeVar
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical, VerticalScroll
 from textual.content import Content
 from textual.screen import ModalScreen
 from textual.widgets import Button, Input, Label, Static, TextArea
+from textual.widgets.input import Selection
 
 from memtui import ops
 from memtui.core.errors import MemtuiError
@@ -93,6 +94,25 @@ AnswerT = TypeVar("AnswerT")
 Submit = Callable[[AnswerT, Callable[[Outcome], None]], None]
 """How a deciding dialog hands its answer over: `submit(answer, reply)` asks the app for the decision, and
 `reply(outcome)` is called with what came of it."""
+
+
+def type_into(box: Input, event: events.Key, submit: Callable[[], None]) -> bool:
+    """Apply a key to `box` as if it had been typed there (a character replaces the selection, backspace, ctrl+u,
+    enter submits); returns False for a key an input does not take."""
+    if event.is_printable and event.character is not None:
+        if box.selection.is_empty:
+            box.insert_text_at_cursor(event.character)
+        else:
+            box.replace(event.character, *box.selection)
+    elif event.key == "backspace":
+        box.action_delete_left()
+    elif event.key == "ctrl+u":
+        box.action_delete_left_all()
+    elif event.key == "enter":
+        submit()
+    else:
+        return False
+    return True
 
 
 class DecidingDialog(ModalScreen[AnswerT | None]):
@@ -194,7 +214,8 @@ class ArchiveDialog(DecidingDialog[str]):
             yield Label(plain(f"Archive {self._title}"), classes="dialog-title")
             question = "Why is this memory retired?" if self._count == 1 else f"Why are these {self._count} retired?"
             yield Label(f"{question} (history will say this)")
-            yield Input(value=self._reason, placeholder="reason", id="reason")
+            # focus (again after a refusal) does not select the reason: the next key would replace all of it
+            yield Input(value=self._reason, placeholder="reason", id="reason", select_on_focus=False)
             yield self.refusal_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
@@ -202,6 +223,16 @@ class ArchiveDialog(DecidingDialog[str]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
+
+    def take_typed_ahead(self, event: events.Key) -> None:
+        """A key typed in the instant after the one that opened the dialog goes into the reason."""
+        type_into(self.query_one(Input), event, self._confirm)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys reaching the dialog before the reason has the focus go into it."""
+        if self.focused is None and type_into(self.query_one(Input), event, self._confirm):
+            event.stop()
+            event.prevent_default()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
@@ -562,6 +593,8 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         self._preview = preview if plan is None else None
         self.confirmed_early = False
         """Enter was pressed while the plan was being read: the date is written once it is shown."""
+        self._confirmed_value = ""
+        """The date as it was when enter was pressed early."""
 
     @property
     def reading(self) -> bool:
@@ -583,7 +616,9 @@ class FixDateDialog(ModalScreen[dt.date | None]):
                 yield Static(plain(self.base), id="fix-base", classes="dialog-message")
             yield Static(plain(self.status()), id="fix-status", classes="dialog-message")
             yield Label(f"Replace “{self.phrase}” with this date (YYYY-MM-DD):")
-            yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date")
+            # the proposal is selected once, at mount, so the first key typed replaces it; a focus landing after keys
+            # typed ahead must not select (and so throw away) what they wrote
+            yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date", select_on_focus=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
                 yield Button("Write the date \\[enter]", id="ok", variant="warning")
@@ -609,10 +644,22 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         return "after   " + self.context_line.replace(self.phrase, value.strip(), 1)
 
     def on_mount(self) -> None:
-        self.query_one(Input).focus()
+        box = self.query_one(Input)
+        box.selection = Selection(0, len(box.value))
+        box.focus()
         self._show_status()
         if self._preview is not None and self.reading:
             self._read_plan(self._preview)
+
+    def take_typed_ahead(self, event: events.Key) -> None:
+        """A key typed in the instant after `f` (it reached the screen below) goes into the date."""
+        type_into(self.query_one(Input), event, self._confirm)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys reaching the dialog before the date has the focus go into it."""
+        if self.focused is None and type_into(self.query_one(Input), event, self._confirm):
+            event.stop()
+            event.prevent_default()
 
     @work(thread=True, exclusive=True, group="fix-date-preview", exit_on_error=False, description="Reading history")
     def _read_plan(self, preview: Callable[[], DateFix]) -> None:
@@ -656,7 +703,9 @@ class FixDateDialog(ModalScreen[dt.date | None]):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         self.query_one("#fix-after", Static).update(plain(self.after_line(event.value)))
-        if self.confirmed_early:  # typing after enter: the person is not done with the date
+        # typing after enter: the person is not done with the date (the change messages of keys typed before enter
+        # can arrive after it, each with the value of its time: only another value now takes the enter back)
+        if self.confirmed_early and event.input.value.strip() != self._confirmed_value:
             self.confirmed_early = False
             self._show_status()
 
@@ -674,6 +723,7 @@ class FixDateDialog(ModalScreen[dt.date | None]):
             return
         if self.reading:
             self.confirmed_early = True
+            self._confirmed_value = raw
             self._show_status()
             return
         self.dismiss(date)

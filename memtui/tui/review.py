@@ -336,6 +336,14 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         event.stop()
         event.prevent_default()
 
+    def take_typed_ahead(self, event: events.Key) -> None:
+        """A key typed in the same instant as `r` (it was on its way through the main screen) acts on the review,
+        in the order typed: it waits for the first card while the store is analysed, like `on_key`'s."""
+        if self.ws.analysed:
+            self.app.call_later(self._replay, [(event.key, event.character)])
+        else:
+            self.typed_ahead.append((event.key, event.character))
+
     def _cards_ready(self) -> None:
         """The analysis ended after the review opened: its queue becomes the review's, then the keys typed meanwhile
         act, in the order typed, as they would have on the first card."""
