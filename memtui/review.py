@@ -280,8 +280,8 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     """(store path, diff) of memory files the agent changed since a commit (the last finished review, else the
     repository's first), including uncommitted writes, and not settled by a person since.
 
-    Only the agent's writes count: files named by `Memtui-Actor: agent` commits after `commit`, and files changed
-    on disk and not yet committed; the diff shows only what those wrote (`agent_diff`). A write a person approved
+    Only the agent's writes count: every file a `Memtui-Actor: agent` commit after `commit` wrote (`Event.memories`,
+    also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only what those wrote (`agent_diff`). A write a person approved
     or rewrote after it (`SETTLING`) is decided: it leaves the queue for good, not just for one screen.
     """
     events = repo.history()

@@ -341,6 +341,36 @@ def test_the_preview_names_every_line_the_fix_writes(tmp_path: Path) -> None:
     assert [n for n, _, _ in changed] == [3, 8]
 
 
+def test_the_preview_reads_history_through_the_workspaces_handle_again_only_when_head_moved(
+    tmp_path: Path, git_calls: list[str]
+) -> None:
+    """`f` opened a new repository handle each time, so every preview read the whole history again (0.2-0.4 s on
+    5,000 commits). With the workspace's handle it reuses the file dates its analysis read, and reads them again
+    only after HEAD moved; the preview is the same either way."""
+    from memtui.workspace import analyse, open_store
+
+    undated = FREEZE.replace("created: 2026-11-21\n", "")  # counted from its commit: the file dates matter
+    store = _store(tmp_path, {"project_deploy_freeze.md": undated, "project_other.md": memory("other", "project")})
+    ws = analyse(open_store(store, today=TODAY))
+    assert ws.repo is not None
+    fresh = ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY)
+    assert fresh.base is not None and fresh.base.date == WRITTEN
+    git_calls.clear()
+    assert ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY, repo=ws.repo) == fresh
+    assert "log" not in git_calls  # the file dates the analysis read
+    ops.verify(store, "project_other.md", today=TODAY)
+    git_calls.clear()
+    assert ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY, repo=ws.repo) == fresh
+    assert git_calls.count("log") == 1  # HEAD moved: read again, once
+    ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY, repo=ws.repo)
+    assert git_calls.count("log") == 1
+    elsewhere = tmp_path / "elsewhere"
+    write_files(elsewhere / "memory", {"project_x.md": memory("x", "project")})
+    init_repo(elsewhere)
+    wrong = analyse(open_store(elsewhere / "memory", today=TODAY)).repo
+    assert ops.fix_date_preview(store, "project_deploy_freeze.md", today=TODAY, repo=wrong) == fresh  # not its own
+
+
 def test_a_date_given_that_is_the_proposal_is_recorded_as_counted_from_its_day(tmp_path: Path) -> None:
     """The TUI always passes the date the person confirmed; accepting memtui's proposal was recorded as
     "(the date given)", as if the person had worked it out. A different date is the person's own."""

@@ -71,6 +71,49 @@ def test_history_is_parsed_in_one_place_from_real_git_output(tmp_path: Path) -> 
     assert dates.last == repo.file_dates().last
 
 
+def test_an_agent_write_names_every_file_it_committed_past_those_its_trailers_name(
+    tmp_path: Path, git_calls: list[str]
+) -> None:
+    """An agent-write commit's trailers name 50 of the files it wrote; its event names all of them (read from git,
+    one call for every such commit, once per HEAD): a file's history, the preview's, and `memtui history`."""
+    import json
+    import os
+    import subprocess
+    import sys
+
+    from memtui import ops
+    from memtui.workspace import open_store
+
+    repo, top = _repo(tmp_path)
+    store = top / "memory"
+    names = [f"memory/feedback_rule_{i:03}.md" for i in range(70)]
+    write_files(top, {n: memory(n) for n in names})
+    ops.record_agent_write(store)
+    (store / "feedback_rule_069.md").write_text(memory("last", body="Again."), encoding="utf-8")
+    ops.record_agent_write(store)
+
+    git_calls.clear()
+    events = repo.history()
+    assert [(e.action, len(e.memories)) for e in events] == [("agent-write", 1), ("agent-write", 70)]
+    assert list(events[1].memories) == names  # the 50 its trailers name first, then the rest, as git lists them
+    assert git_calls == ["log", "log"]  # the history, then the files of the one commit that names only some
+    assert repo.history() == events and git_calls == ["log", "log"]  # both read again from the cache
+    assert [e.commit for e in repo.history(["memory/feedback_rule_060.md"])] == [events[1].commit]
+    assert [e.memory for e in repo.history(["memory/feedback_rule_069.md"])] == ["memory/feedback_rule_069.md"] * 2
+
+    ws = open_store(store)
+    late = next(m for m in ws.store.memories if m.path == "feedback_rule_060.md")
+    assert [e.action for e in ws.history(late)] == ["agent-write"]
+    env = {**os.environ, "PYTHONIOENCODING": "utf-8"}
+    cli = [sys.executable, "-m", "memtui", "history", str(store)]
+    text = subprocess.run(cli, capture_output=True, text=True, env=env, timeout=120).stdout
+    assert "… 67 more" in text
+    listed = json.loads(subprocess.run([*cli, "--json"], capture_output=True, text=True, env=env, timeout=120).stdout)
+    assert len(listed[1]["memories"]) == 70
+    one = subprocess.run([*cli, "feedback_rule_060.md"], capture_output=True, text=True, env=env, timeout=120).stdout
+    assert "agent-write" in one and "memory/feedback_rule_060.md" in one
+
+
 def test_an_archive_undone_or_restored_keeps_the_day_its_memory_was_written(tmp_path: Path) -> None:
     """Putting a memory back is not writing it: it must not turn fresh and read as the newer of a pair."""
     import datetime as dt

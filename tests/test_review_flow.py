@@ -1093,3 +1093,37 @@ async def test_marked_memories_are_decided_as_they_were_when_marked(demo: Path) 
             await settle(app, pilot)
         assert head_sha(demo) == before and not screen.decisions
         assert "changed on disk" in screen.refusal
+
+
+def test_every_file_of_an_agent_write_past_the_fiftieth_it_names_becomes_a_new_write_card(
+    tmp_path: Path, git_calls: list[str]
+) -> None:
+    """One recording of many agent writes (a first recording of an existing store, a big reorganisation) names at
+    most 50 files in its trailers; every file it committed is still a new write, with the session that wrote it,
+    and their diffs still come from one `git diff`."""
+    from memtui.analysis.check import check_store
+    from memtui.audit.repo import try_open_repo
+    from memtui.review import build_queue
+    from memtui.workspace import agent_sessions, open_store
+
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [A](feedback_a.md) — a\n", "memory/feedback_a.md": memory("feedback_a")})
+    init_repo(top)
+    store = top / "memory"
+    names = [f"feedback_rule_{i:03}.md" for i in range(70)]
+    write_files(store, {n: memory(n.removesuffix(".md"), body=f"Rule {n}.") for n in names})
+    recorded = ops.record_agent_write(store, session="sess-big")
+    assert recorded.commit
+    named = parse_trailers(git(top, "log", "-1", "--format=%B"))["Memtui-Memory"]
+    assert len(named) < len(names)  # the trailers name only some: the cap this test is about
+
+    layout_store = load_store(store)
+    repo = try_open_repo(layout_store.layout)
+    assert repo is not None
+    git_calls.clear()
+    cards = {c.paths[0]: c for c in build_queue(check_store(layout_store, TODAY), repo) if c.kind == "new"}
+    assert sorted(cards) == names
+    assert git_calls.count("diff") == 1
+    assert all(f"+Rule {n}." in cards[n].diff for n in names)
+    sessions = agent_sessions(open_store(store, today=TODAY))
+    assert all(sessions.get(n) == ("sess-big",) for n in names)

@@ -13,6 +13,7 @@ from textual.app import App
 from textual.content import Content
 from textual.widgets import DataTable, Input, Label, TextArea
 
+from memtui import ops
 from memtui.audit.repo import parse_trailers
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import (
@@ -206,7 +207,9 @@ async def test_fix_date_reads_history_off_the_ui_thread_and_keys_pressed_meanwhi
     dialog now opens at once and reads in a worker: with git held, it is already up, escape closes it, and a
     second one takes the date typed and the enter pressed while git is still reading; once the lines are read the
     date is written, with every line the preview names (the description too), as one commit. The first dialog's
-    late answer acts on nothing."""
+    late answer acts on nothing. (The preview reuses the file dates the store's analysis read while HEAD stays
+    where it is: here the hook records the agent's write first, so they are read again, as when it records while
+    memtui is open.)"""
     gate, entered = hold_history_reads(tmp_path, monkeypatch)
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
@@ -219,6 +222,7 @@ async def test_fix_date_reads_history_off_the_ui_thread_and_keys_pressed_meanwhi
             raise TimeoutError("the preview never reached git")
 
         await settle(app, pilot)
+        assert ops.record_agent_write(demo).commit  # HEAD moves, no file changes: no reload, no new analysis
         before = git(demo.parent, "rev-parse", "HEAD").strip()
         await select(app, pilot, "project_deploy_freeze.md")
         gate.touch()
@@ -245,10 +249,9 @@ async def test_fix_date_reads_history_off_the_ui_thread_and_keys_pressed_meanwhi
         assert isinstance(app.screen, MainScreen)
         text = (demo / "project_deploy_freeze.md").read_text()
         assert "next Thursday" not in text and text.count("2026-11-26") == 2, text  # description and body
-        # one decision, one commit (the demo's uncommitted agent write is recorded first, on its own, as always)
+        # one decision, one commit (the demo's agent write was recorded before, on its own)
         assert git(demo.parent, "log", "--format=%s", f"{before}..HEAD").splitlines() == [
             "memtui: fix-date project_deploy_freeze.md",
-            "memtui: record agent writes (1 file)",
         ]
         assert head(demo)["Memtui-Action"] == ["fix-date"]
         told = [s.message for s in said(app) if s.title == "Fix date"]

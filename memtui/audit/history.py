@@ -10,12 +10,12 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtui.analysis.check import FileDates, Report
-from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
+from memtui.audit.trailers import AGENT_WRITE_NAMED, PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
 from memtui.core.model import Finding
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
@@ -97,32 +97,56 @@ def events_from_log(raw: str, paths: Sequence[str] = ()) -> list[Event]:
     """
     fields = raw.split("\0")
     events = []
-    wanted = list(paths)
     for i in range(0, len(fields) - 3, 4):
         sha, date, author, body = fields[i].strip("\n"), fields[i + 1], fields[i + 2], fields[i + 3]
         trailers = parse_trailers(body)
         if not any(k.startswith(TRAILER_PREFIX) for k in trailers):
             continue
-        memories = tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", []))
-        if wanted:
-            named = set(memories) | {
-                unescape_path(v) for k, vals in trailers.items() if k in PATH_TRAILERS for v in vals
-            }
-            if not named & set(wanted):
-                continue
-        event = Event(
-            commit=sha,
-            date=date,
-            author=author,
-            action=_action(trailers),
-            memories=memories,
-            reason=" ".join(trailers.get("Memtui-Reason", [])),
-            superseded_by=" ".join(trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])),
-            subject=body.splitlines()[0] if body else "",
-            trailers=trailers,
+        events.append(
+            Event(
+                commit=sha,
+                date=date,
+                author=author,
+                action=_action(trailers),
+                memories=tuple(unescape_path(m) for m in trailers.get("Memtui-Memory", [])),
+                reason=" ".join(trailers.get("Memtui-Reason", [])),
+                superseded_by=" ".join(
+                    trailers.get("Memtui-Superseded-By", []) + trailers.get("Memtui-Merged-Into", [])
+                ),
+                subject=body.splitlines()[0] if body else "",
+                trailers=trailers,
+            )
         )
-        events.append(event.about(wanted) if wanted else event)
-    return events
+    return events_about(events, paths) if paths else events
+
+
+def events_about(events: Sequence[Event], paths: Sequence[str]) -> list[Event]:
+    """The events whose memories or `Memtui-*` path trailers name one of `paths`, each labelled by that path."""
+    wanted = list(paths)
+    wanted_set = set(wanted)
+    out = []
+    for event in events:
+        named = set(event.memories) | {
+            unescape_path(v) for k, vals in event.trailers.items() if k in PATH_TRAILERS for v in vals
+        }
+        if named & wanted_set:
+            out.append(event.about(wanted))
+    return out
+
+
+def agent_writes_named_in_part(events: Sequence[Event]) -> list[str]:
+    """The agent-write commits whose trailers may not name every file they wrote (`AGENT_WRITE_NAMED`)."""
+    return [e.commit for e in events if e.action == "agent-write" and len(e.memories) >= AGENT_WRITE_NAMED]
+
+
+def with_files(events: Sequence[Event], files: Mapping[str, Sequence[str]]) -> list[Event]:
+    """`events` with each commit in `files` naming every file git says it changed: those its trailers named first,
+    in their order, then the rest in git's."""
+    out = []
+    for event in events:
+        extra = [f for f in files.get(event.commit, ()) if f not in event.memories]
+        out.append(replace(event, memories=(*event.memories, *extra)) if extra else event)
+    return out
 
 
 def undone_commits(events: Sequence[Event]) -> set[str]:

@@ -36,9 +36,12 @@ from memtui.audit.history import (
     DATES_FORMAT,
     HISTORY_FORMAT,
     Event,
+    agent_writes_named_in_part,
     dates_from_log,
+    events_about,
     events_from_log,
     patches_by_path,
+    with_files,
 )
 from memtui.audit.trailers import (
     PATH_TRAILERS,
@@ -686,7 +689,10 @@ class StoreRepo:
     def history(self, paths: Sequence[str] = (), limit: int | None = None) -> list[Event]:
         """memtui's events, newest first (commits without memtui trailers are left out).
 
-        With `paths`, only events whose `Memtui-*` path trailers name one of them, labelled by that path.
+        An agent-write event names every file its commit wrote, also those past the ones its trailers name
+        (`AGENT_WRITE_NAMED`): read from git, for all such commits in one call.
+
+        With `paths`, only events whose memories or `Memtui-*` path trailers name one of them, labelled by that path.
         """
         args = ["-z", HISTORY_FORMAT]
         if limit:
@@ -701,7 +707,28 @@ class StoreRepo:
                 return []
             raw = _text(out)
             self._cache_put(key, raw)
-        return events_from_log(raw, paths)
+        events = events_from_log(raw)
+        in_part = agent_writes_named_in_part(events)
+        if in_part:
+            events = with_files(events, self.files_of(in_part))
+        return events_about(events, paths) if paths else events
+
+    def files_of(self, commits: Sequence[str]) -> dict[str, list[str]]:
+        """Every file each of `commits` changed (against its first parent), from one git call; cached, as a
+        commit's files never change."""
+        wanted = list(dict.fromkeys(commits))
+        key = ("files_of", tuple(wanted))
+        cached = self._cache_get(key)
+        if isinstance(cached, dict):
+            return cached
+        raw = self.git(
+            "log", "--no-walk=unsorted", "-z", "--format=%x01%H", "--name-only", "--no-renames", *wanted, "--"
+        ).stdout
+        out: dict[str, list[str]] = {}
+        for sha, path in _commits_and_paths(raw):
+            out.setdefault(sha, []).append(path)
+        self._cache_put(key, out)
+        return out
 
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""
@@ -745,15 +772,8 @@ class StoreRepo:
         `commits_touching` says of one path, for every path in one git call."""
         raw = self.git("log", "-z", "--format=%x01%H", "--name-only", "--no-renames", f"{since}..HEAD").stdout
         out: dict[str, list[str]] = {}
-        sha = ""
-        for item in raw.split(b"\0"):
-            item = item.strip(b"\n")
-            if item.startswith(b"\x01"):
-                head, _, item = item.partition(b"\n")
-                sha = _text(head[1:]).strip()
-                item = item.strip(b"\n")
-            if item and sha:
-                out.setdefault(_text(item), []).append(sha)
+        for sha, path in _commits_and_paths(raw):
+            out.setdefault(path, []).append(sha)
         return out
 
     def diff_since(self, commit: str, path: str) -> str:
@@ -782,6 +802,19 @@ class StoreRepo:
     def diff(self, commit: str) -> str:
         """The patch a commit made."""
         return self.out("show", "--format=", "--patch", "--no-color", "--no-ext-diff", commit)
+
+
+def _commits_and_paths(raw: bytes) -> Iterator[tuple[str, str]]:
+    """(commit, path) of each file in `git log -z --format=%x01%H --name-only` output, in git's order."""
+    sha = ""
+    for item in raw.split(b"\0"):
+        item = item.strip(b"\n")
+        if item.startswith(b"\x01"):
+            head, _, item = item.partition(b"\n")
+            sha = _text(head[1:]).strip()
+            item = item.strip(b"\n")
+        if item and sha:
+            yield sha, _text(item)
 
 
 def open_repo(layout: StoreLayout) -> StoreRepo:

@@ -11,6 +11,9 @@ from collections.abc import Sequence
 from memtui.core.display import blank_controls
 
 TRAILER_PREFIX = "Memtui-"
+AGENT_WRITE_NAMED = 50
+"""At most this many files an agent-write commit names in its `Memtui-Memory` trailers (its body lists 200), so
+its message stays short however much the agent wrote; `StoreRepo.history` reads the rest from the commit itself."""
 
 
 def escape_path(path: str) -> str:

@@ -11,7 +11,7 @@ from pathlib import Path
 from memtui.analysis import dates as reldates
 from memtui.analysis.check import FileDates, writing_dates
 from memtui.analysis.written import Base, WritingDates
-from memtui.audit.repo import message, try_open_repo
+from memtui.audit.repo import StoreRepo, message, try_open_repo
 from memtui.core import frontmatter
 from memtui.core.freshness import to_date
 from memtui.core.model import Memory
@@ -292,16 +292,28 @@ def _description_lines(lines: list[str]) -> list[int]:
     return list(range(start + 1, end + 1))
 
 
-def fix_date_preview(store: Path, file: str, *, phrase: str | None = None, today: dt.date | None = None) -> DateFix:
+def fix_date_preview(
+    store: Path,
+    file: str,
+    *,
+    phrase: str | None = None,
+    today: dt.date | None = None,
+    repo: StoreRepo | None = None,
+) -> DateFix:
     """What `fix_date` would change, without writing: every line, before and after (`DateFix.shown`), the date
     memtui proposes and the day it is counted from. A front end shows all of it, then calls `fix_date` with
-    `lines=DateFix.numbers`, so the fix writes exactly what the person saw."""
+    `lines=DateFix.numbers`, so the fix writes exactly what the person saw.
+
+    `repo` is a handle the caller already has open on this store's repository (the workspace's): its file dates,
+    cached while HEAD stays where it is, are read again only when HEAD moved. Without it (or for another store)
+    a new handle reads the whole history."""
     layout = detect_layout(store)
     path = safe_path(layout, file)
     memory = read_memory(path, layout.rel(path), in_archive=False)
     if memory.is_malformed:
         raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
-    repo = try_open_repo(layout)
+    if repo is None or repo.layout != layout:
+        repo = try_open_repo(layout)
     known = writing_dates(memory, repo.file_dates() if repo is not None else FileDates())
     return _plan_date_fix(memory, known, today or dt.date.today(), phrase)
 

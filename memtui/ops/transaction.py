@@ -33,6 +33,7 @@ from memtui.analysis import secrets
 from memtui.audit import repo as gitrepo
 from memtui.audit.lock import LockHeld, lock_path, pid_alive, store_lock
 from memtui.audit.repo import FileState, NotInGit, StoreRepo, TakeBack, escape_path, open_repo
+from memtui.audit.trailers import AGENT_WRITE_NAMED
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
@@ -386,7 +387,7 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
         f"- {escape_path(p)}" for p in names[:200]
     )
     msg = f"memtui: record agent writes ({len(names)} file{'s' if len(names) != 1 else ''})\n\n{body}\n\nMemtui-Actor: agent\n"
-    for rel in names[:50]:
+    for rel in names[:AGENT_WRITE_NAMED]:
         msg += f"Memtui-Memory: {escape_path(rel)}\n"
     if session:
         msg += f"Memtui-Session: {gitrepo.one_line(session)}\n"

@@ -719,13 +719,14 @@ class MainScreen(Screen[None]):
         expected = memory.content_hash
         store = self.host.store_path
         today = getattr(self.app, "today", None)
+        repo = self.ws.repo if self.ws is not None else None
         # every line the fix writes, to show them all (the description often says the phrase too), read from git
         # history by the dialog's worker, off the UI thread: read here, a long history froze the screen
         dialog = fix_date_dialog(
             memory,
             details,
             finding.line,
-            preview=lambda: ops.fix_date_preview(store, memory.path, phrase=phrase or None, today=today),
+            preview=lambda: ops.fix_date_preview(store, memory.path, phrase=phrase or None, today=today, repo=repo),
         )
 
         def done(date: dt.date | None) -> None:

@@ -206,13 +206,14 @@ class ReviewDeciding(ReviewCursor):
         phrase = str(card.details.get("phrase") or "")
         store, expected = self.store_path, m.content_hash
         today = getattr(self.app, "today", None)
+        repo = self.ws.repo
         # every line the fix writes, to show them all (the description often says the phrase too), read from git
         # history by the dialog's worker, off the UI thread
         dialog = fix_date_dialog(
             m,
             card.details,
             card.finding.line,
-            preview=lambda: ops.fix_date_preview(store, m.path, phrase=phrase or None, today=today),
+            preview=lambda: ops.fix_date_preview(store, m.path, phrase=phrase or None, today=today, repo=repo),
         )
 
         def done(date: dt.date | None) -> None:
