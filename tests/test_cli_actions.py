@@ -137,3 +137,24 @@ def test_init_refuses_a_secret_and_allow_secret_commits_it_saying_so(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "memory/a.md:7 (long hex string)" in done.stdout and "allowed" in done.stdout
     assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
+
+
+def test_archiving_a_malformed_memory_leaves_check_clean(tmp_path: Path) -> None:
+    """A new user archived the demo's malformed memory and `check` went on failing (exit 1, so the pre-commit
+    hook too) on `malformed ../memory.archive/…`, which nothing could clear."""
+    top = tmp_path / "p"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [Broken](broken.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/broken.md": "---\nname: broken\ntype: feedback\n",
+        },
+    )
+    init_repo(top)
+    store = str(top / "memory")
+    assert run("check", store).returncode == 1
+    assert run("archive", store, "broken.md", "--reason", "unreadable").returncode == 0
+    out = run("check", store, "--json")
+    assert out.returncode == 0, out.stdout
+    assert json.loads(out.stdout)["findings"] == []
