@@ -343,7 +343,7 @@ def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> 
         == 0
     )
     assert run("undo", str(store)).returncode == 0
-    assert run("history", str(store), "--revoked").stdout.strip() == "no memtui events"
+    assert run("history", str(store), "--revoked").stdout.strip() == "no revoked rules"
     assert run("redo", str(store)).returncode == 0
     events = json.loads(run("history", str(store), "--revoked", "--json").stdout)
     assert [(e["action"], e["memory"], e["reason"], e["superseded_by"]) for e in events] == [
@@ -371,7 +371,7 @@ def test_cli_revoked_keeps_what_a_batch_still_retires_after_one_is_restored(stor
     assert "memory/feedback_b.md" in text and "feedback_a.md" not in text
     # one memory's revoked history reads the whole store's restores, not only those naming it
     assert "memory/feedback_b.md" in run("history", str(store), "feedback_b.md", "--revoked").stdout
-    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no memtui events for that memory"
+    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no revoked rules for that memory"
     assert run("restore", str(store), "feedback_b.md").returncode == 0
     assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
 
