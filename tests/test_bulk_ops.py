@@ -10,6 +10,7 @@ import json
 import os
 import subprocess
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
@@ -342,7 +343,7 @@ def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> 
         == 0
     )
     assert run("undo", str(store)).returncode == 0
-    assert run("history", str(store), "--revoked").stdout.strip() == "no memtui events"
+    assert run("history", str(store), "--revoked").stdout.strip() == "no revoked rules"
     assert run("redo", str(store)).returncode == 0
     events = json.loads(run("history", str(store), "--revoked", "--json").stdout)
     assert [(e["action"], e["memory"], e["reason"], e["superseded_by"]) for e in events] == [
@@ -370,7 +371,7 @@ def test_cli_revoked_keeps_what_a_batch_still_retires_after_one_is_restored(stor
     assert "memory/feedback_b.md" in text and "feedback_a.md" not in text
     # one memory's revoked history reads the whole store's restores, not only those naming it
     assert "memory/feedback_b.md" in run("history", str(store), "feedback_b.md", "--revoked").stdout
-    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no memtui events for that memory"
+    assert run("history", str(store), "feedback_a.md", "--revoked").stdout.strip() == "no revoked rules for that memory"
     assert run("restore", str(store), "feedback_b.md").returncode == 0
     assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
 
@@ -435,6 +436,114 @@ def test_check_and_the_workspace_honour_a_kept_pair_until_either_changes(store: 
     ops.edit(store, "feedback_use_bun.md", text.replace("any more.", "any more, ever."), today=DAY)
     assert [f["kind"] for f in flagged()] == ["contradiction"]
     assert pairs(analyse(open_store(store, DAY))) == ["contradiction"]
+
+
+def _kept_pair_store(store: Path) -> tuple[set[str], Callable[[], list[str]]]:
+    """Two memories `check` flags as a contradiction, committed, and what `check` says of them now."""
+    write_files(
+        store,
+        {
+            "feedback_use_npm.md": memory(
+                "feedback_use_npm", description="Install packages with npm", body="Use npm for installs and scripts."
+            ),
+            "feedback_use_bun.md": memory(
+                "feedback_use_bun",
+                description="The repo switched to bun",
+                body="The repo switched to bun; don't run npm install any more.",
+            ),
+        },
+    )
+    git(store.parent, "add", "-A")
+    git(store.parent, "commit", "-q", "-m", "two rules")
+    pair = {"feedback_use_npm.md", "feedback_use_bun.md"}
+
+    def flagged() -> list[str]:
+        out = run("check", str(store), "--json", "--today", DAY.isoformat())
+        return [f["kind"] for f in json.loads(out.stdout)["findings"] if set(f["paths"]) == pair]
+
+    assert flagged() == ["contradiction"]
+    return pair, flagged
+
+
+def test_a_verify_after_keep_both_is_no_change_but_any_other_edit_is(store: Path) -> None:
+    """A new user kept both memories of a pair (`b`), then approved the agent's write of one of them (`v`): the
+    verification stamp changed the file's bytes, so the pair came back in the review and in `check`. memtui's own
+    `last_verified` is no change to what a memory says; anything else still brings the pair back."""
+    from memtui.core.store import load_store
+
+    pair, flagged = _kept_pair_store(store)
+    memories = {m.path: m for m in load_store(store).memories}
+    ops.keep_both(store, memories["feedback_use_npm.md"], memories["feedback_use_bun.md"], kind="contradiction")
+    assert run("verify", str(store), "feedback_use_bun.md").returncode == 0  # adds `last_verified`
+    assert "last_verified" in (store / "feedback_use_bun.md").read_text()
+    assert flagged() == []
+    later = (DAY + dt.timedelta(days=3)).isoformat()
+    ops.verify_many(store, sorted(pair), today=DAY + dt.timedelta(days=3))  # changes the stamp of both
+    assert f"last_verified: {later}" in (store / "feedback_use_npm.md").read_text()
+    assert flagged() == []
+    assert json.loads(run("check", str(store), "--json").stdout)["kept_pairs"] == [sorted(pair, reverse=True)]
+    # a hand edit of any other front-matter line is a change, right next to the stamp as it is
+    text = (store / "feedback_use_npm.md").read_text()
+    (store / "feedback_use_npm.md").write_text(text.replace("Install packages with npm", "Install with npm"))
+    assert flagged() == ["contradiction"]
+    (store / "feedback_use_npm.md").write_text(text)
+    assert flagged() == []
+    text = (store / "feedback_use_bun.md").read_text()
+    ops.edit(store, "feedback_use_bun.md", text.replace("any more.", "any more, ever."), today=DAY)
+    assert flagged() == ["contradiction"]
+
+
+def test_a_pair_kept_before_unstamped_hashes_were_recorded_survives_a_verify(store: Path) -> None:
+    """A keep-both recorded by an earlier memtui (content hashes only) is honoured after a verify too, for a
+    memory that had no stamp when it was kept: its bytes without the stamp are the bytes it was kept with."""
+    from memtui.audit.repo import message
+    from memtui.core.store import load_store
+
+    pair, flagged = _kept_pair_store(store)
+    memories = {m.path: m for m in load_store(store).memories}
+    a, b = memories["feedback_use_npm.md"], memories["feedback_use_bun.md"]
+    trailers = [
+        ("Memtui-Memory", "memory/feedback_use_npm.md"),
+        ("Memtui-Memory", "memory/feedback_use_bun.md"),
+        ("Memtui-Pair-Kind", "contradiction"),
+        ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}"),
+    ]
+    msg = message("keep-both", "feedback_use_npm.md and feedback_use_bun.md", "Both kept.", trailers)
+    git(store.parent, "commit", "-q", "--allow-empty", "-m", msg)
+    assert flagged() == []
+    ops.verify(store, "feedback_use_bun.md", today=DAY)
+    assert flagged() == []
+    ops.edit(store, "feedback_use_bun.md", (store / "feedback_use_bun.md").read_text() + "\nMore.\n", today=DAY)
+    assert flagged() == ["contradiction"]
+
+
+def test_the_verification_stamp_is_no_change_in_either_front_matter_generation(tmp_path: Path) -> None:
+    """`last_verified` is stamped at the top level (Gen A) or under `metadata:` (Gen B), added or replaced,
+    shadowing duplicates dropped: each is memtui's stamp alone, and a kept memory stays as it was kept."""
+    from memtui.audit.history import KeptMemory
+    from memtui.core.reading import read_memory, unstamped_hash
+
+    top = tmp_path / "p"
+    files = {
+        "a.md": memory("a"),
+        "a_stamped.md": memory("a_stamped", last_verified="2026-01-02"),
+        "a_twice.md": memory("a_twice", last_verified="2026-01-02\nlast_verified: 2026-01-03"),
+        "b.md": "---\nname: b\ndescription: b rule\nmetadata:\n  type: feedback\n  modified: 2026-01-01\n---\n\nBody.\n",
+        "b_stamped.md": "---\nname: b\nmetadata:\n  type: user\n  last_verified: 2026-01-01\n---\n\nBody.\n",
+        "crlf.md": memory("crlf").replace("\n", "\r\n"),
+    }
+    write_files(top, {"memory/MEMORY.md": "", **{f"memory/{k}": v for k, v in files.items()}})
+    init_repo(top)
+    store = top / "memory"
+    before = {name: read_memory(store / name, name, in_archive=False) for name in files}
+    kept = {n: KeptMemory(n, m.content_hash[:16], unstamped_hash(m)[:16]) for n, m in before.items()}
+    ops.verify_many(store, sorted(files), today=DAY)
+    for name in files:
+        now = read_memory(store / name, name, in_archive=False)
+        assert now.content_hash != before[name].content_hash and now.field_value("last_verified") == DAY.isoformat()
+        assert kept[name].unchanged(now), name
+        (store / name).write_bytes((store / name).read_bytes().replace(b"ody", b"ody!").replace(b"Rule", b"Rules"))
+        assert not kept[name].unchanged(read_memory(store / name, name, in_archive=False)), name
 
 
 def test_cli_refuses_superseded_by_with_several_files(store: Path) -> None:

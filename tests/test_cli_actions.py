@@ -137,3 +137,88 @@ def test_init_refuses_a_secret_and_allow_secret_commits_it_saying_so(tmp_path: P
     assert done.returncode == 0, done.stderr
     assert "memory/a.md:7 (long hex string)" in done.stdout and "allowed" in done.stdout
     assert git(top, "ls-files").split() == [".gitignore", "memory/MEMORY.md", "memory/a.md"]
+
+
+def test_archiving_a_malformed_memory_leaves_check_clean(tmp_path: Path) -> None:
+    """A new user archived the demo's malformed memory and `check` went on failing (exit 1, so the pre-commit
+    hook too) on `malformed ../memory.archive/…`, which nothing could clear."""
+    top = tmp_path / "p"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [Broken](broken.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/broken.md": "---\nname: broken\ntype: feedback\n",
+        },
+    )
+    init_repo(top)
+    store = str(top / "memory")
+    assert run("check", store).returncode == 1
+    assert run("archive", store, "broken.md", "--reason", "unreadable").returncode == 0
+    out = run("check", store, "--json")
+    assert out.returncode == 0, out.stdout
+    assert json.loads(out.stdout)["findings"] == []
+
+
+def test_a_memory_named_by_an_absolute_or_cwd_relative_path_inside_the_store_is_accepted(tmp_path: Path) -> None:
+    """`memtui verify STORE /abs/path/inside/store/x.md` was refused ("absolute paths are refused") though the path
+    is inside the store. Paths outside it, links out of it and `..` out of it are still refused."""
+    top = tmp_path / "p"
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "o.md").write_text(memory("o"))
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
+            "memory/a.md": memory("a"),
+            "memory/b.md": memory("b"),
+        },
+    )
+    (top / "memory" / "link.md").symlink_to(tmp_path / "outside" / "o.md")
+    (top / "memory" / "sub").symlink_to(tmp_path / "outside", target_is_directory=True)
+    init_repo(top)
+    store = top / "memory"
+    out = run("verify", str(store), str(store / "a.md"))
+    assert out.returncode == 0 and "verified a.md" in out.stdout, out.stderr
+    out = run("verify", "memory", "memory/b.md", cwd=top)  # relative to the current folder
+    assert out.returncode == 0 and "verified b.md" in out.stdout, out.stderr
+    via_link = tmp_path / "store-link"
+    via_link.symlink_to(store, target_is_directory=True)
+    out = run("archive", str(store), str(via_link / "a.md"), "--reason", "x", "--superseded-by", str(store / "b.md"))
+    assert out.returncode == 0 and "archived a.md" in out.stdout, out.stderr
+    out = run("history", str(store), str(store.parent / "memory.archive" / "a.md"))
+    assert out.returncode == 0 and "archive" in out.stdout, out.stderr
+    head = git(top, "rev-parse", "HEAD")
+    for path, says in (
+        (tmp_path / "outside" / "o.md", "outside the store"),
+        (store / ".." / ".." / "outside" / "o.md", "outside the store"),
+        (store / "link.md", "symlink pointing outside"),
+        (store / "sub" / "o.md", "symlink pointing outside"),
+    ):
+        out = run("verify", str(store), str(path))
+        assert out.returncode == 1 and says in out.stderr and "Traceback" not in out.stderr, (path, out.stderr)
+    assert git(top, "rev-parse", "HEAD") == head
+
+
+def test_history_of_no_such_memory_says_so_and_exits_one(tmp_path: Path) -> None:
+    """`memtui history STORE nope.md` printed "no memtui events for that memory" and exited 0, and `--revoked`
+    said "no memtui events" when there were events, none of them revoking a rule."""
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "", "memory/a.md": memory("a"), "memory/gone.md": memory("gone")})
+    init_repo(top)
+    store = str(top / "memory")
+    git(top, "rm", "-q", "memory/gone.md")
+    git(top, "commit", "-qm", "gone by hand")
+    for args in (["nope.md"], ["nope.md", "--json"], ["nope.md", "--revoked"], [str(top / "memory" / "nope.md")]):
+        out = run("history", store, *args)
+        assert out.returncode == 1 and "nope.md: no such memory" in out.stderr and out.stdout == "", (args, out)
+    out = run("history", store, "/etc/hostname")
+    assert out.returncode == 1 and "outside the store" in out.stderr
+    for name in ("a.md", "gone.md"):  # on disk, or only in git's history: there, with no memtui event yet
+        out = run("history", store, name)
+        assert out.returncode == 0 and out.stdout == "no memtui events for that memory\n", out
+    assert run("verify", store, "a.md").returncode == 0
+    out = run("history", store, "--revoked")
+    assert out.returncode == 0 and out.stdout == "no revoked rules\n"
+    out = run("history", store, "a.md", "--revoked")
+    assert out.returncode == 0 and out.stdout == "no revoked rules for that memory\n"

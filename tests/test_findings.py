@@ -5,7 +5,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
-from conftest import TODAY, memory
+from conftest import TODAY, memory, write_files
 
 from memtui.analysis.check import FileDates, check_store
 from memtui.core.store import load_store
@@ -235,6 +235,33 @@ def test_archived_memories_take_no_part_in_pairs(make_store, tmp_path: Path) -> 
     report = check_store(load_store(store_path), TODAY)
     assert not [f for f in report.findings if f.kind in ("duplicate", "contradiction")]
     assert any(m.path == "../memory.archive/b.md" and m.status == "archived" for m in report.store.memories)
+
+
+def test_archived_files_raise_no_per_file_lint_but_a_secret_in_them_still_counts(make_store) -> None:  # type: ignore[no-untyped-def]
+    """Archiving a malformed memory left `malformed ../memory.archive/…` as an error nothing could clear (check
+    exited 1 from then on) and archived files got schema findings: the archive is not loaded, so none of that
+    matters there. A key in an archived file still does: the archive is committed with the store."""
+    broken = {
+        "unclosed.md": "---\nname: x\ntype: user\n",
+        "retry.md": "---\nname: r\ndescription: Priority: High\ntype: user\n---\nx\n",
+        "bare.md": "no front matter at all\n",
+        "why.md": memory("why", body="Do the thing."),
+        "old.md": memory(
+            "old", "project", updated="2026-01-01", expires_at="2026-02-01", body="Ship it next Thursday."
+        ),
+    }
+    key = "sk-proj-" + "A1b2C3d4E5f6G7h8I9j0K1l2"
+    store_path = make_store({"live.md": memory("live"), **{f"live_{k}": v for k, v in broken.items()}})
+    archive = store_path.parent / "memory.archive"
+    write_files(archive, {**broken, "keyed.md": memory("keyed", "reference", body=f"OpenAI key {key}")})
+    report = check_store(load_store(store_path), TODAY)
+    named = {p for f in report.findings for p in f.paths}
+    assert {f"live_{k}" for k in broken} <= named  # the same files, loaded, are all flagged
+    assert [(f.kind, f.paths) for f in report.findings if any(p.startswith("../") for p in f.paths)] == [
+        ("secret", ("../memory.archive/keyed.md",))
+    ]
+    secret = _kinds(report, "secret")[0]
+    assert secret.severity == "error" and "archived" in secret.message and key not in secret.message
 
 
 def test_the_parallel_check_finds_exactly_what_the_serial_one_finds(tmp_path: Path) -> None:

@@ -237,6 +237,38 @@ def test_refuses_to_commit_a_secret_unless_overridden(project: Path) -> None:
     assert result.commit and "ghp_" in git(project, "show", "HEAD")
 
 
+def test_a_secret_refusal_on_a_move_names_the_memory_where_it_is_and_its_line_there(project: Path) -> None:
+    """Archiving a memory holding a key was refused naming `../memory.archive/x.md:13`: where the archive would
+    have put it, with its line shifted by the archive stamps, a file that does not exist. The refusal names the
+    memory where it is and the line there (what `check` says), and where it was going."""
+    store = store_of(project)
+    key = "ghp_" + "x1" * 18
+    (store / "user_tea.md").write_text(memory("user_tea", "user", body=f"User drinks tea.\n\ntoken: {key}"))
+    git(project, "commit", "-qam", "a key, committed by hand")
+    line = next(i for i, t in enumerate((store / "user_tea.md").read_text().splitlines(), 1) if key in t)
+    where = f"user_tea.md:{line} (GitHub token; archived as ../memory.archive/user_tea.md)"
+    head = git(project, "rev-parse", "HEAD")
+    for decide in (
+        lambda: ops.archive(store, "user_tea.md", reason="old", today=DAY),
+        lambda: ops.archive_many(store, ["feedback_writing_direct.md", "user_tea.md"], reason="old", today=DAY),
+        lambda: ops.merge(store, ["feedback_writing_direct.md", "user_tea.md"], into="direct_tea.md", today=DAY),
+    ):
+        with pytest.raises(ops.SecretRefused) as refused:
+            decide()
+        assert where in refused.value.message and "../memory.archive/user_tea.md:" not in refused.value.message
+        assert git(project, "rev-parse", "HEAD") == head and (store / "user_tea.md").is_file()
+        assert not [p for p in (project / ".claude").rglob("*") if p.is_file() and "memory.archive" in p.parts]
+    ops.archive(store, "user_tea.md", reason="old", allow_secret=True, today=DAY)
+    archived = project / ".claude" / "memory.archive" / "user_tea.md"
+    moved_line = next(i for i, t in enumerate(archived.read_text().splitlines(), 1) if key in t)
+    assert moved_line != line  # the stamp lines moved it: the archive's own line is the one to name now
+    with pytest.raises(ops.SecretRefused) as refused:
+        ops.restore(store, "user_tea.md", today=DAY)
+    assert (
+        f"../memory.archive/user_tea.md:{moved_line} (GitHub token; restored to user_tea.md)" in refused.value.message
+    )
+
+
 def test_agent_written_secret_is_not_swept_into_history(project: Path) -> None:
     store = store_of(project)
     (store / "reference_key.md").write_text(memory("reference_key", "reference", body="key sk-" + "a1B2" * 8))

@@ -33,9 +33,15 @@ _LOCATION_IN_BODY = re.compile(
 
 
 def malformed(memories: Iterable[Memory]) -> list[Finding]:
-    """Files that could not be decoded or parsed: shown read-only, never rewritten."""
+    """Files that could not be decoded or parsed: shown read-only, never rewritten.
+
+    Files in the archive are left out, as every per-file check but secrets leaves them: the agent never loads
+    them, and memtui never edits them, so a finding there would be one nothing could clear.
+    """
     out = []
     for m in memories:
+        if m.in_archive:
+            continue
         if m.error:
             out.append(Finding(FindingKind.MALFORMED, ERROR, (m.path,), f"{m.path}: {m.error}", cue=m.error))
         elif m.retried:
@@ -180,18 +186,23 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
 
 
 def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -> list[Finding]:
-    """Suspected secrets in memory files and the index; messages show only a redacted preview."""
+    """Suspected secrets in memory files and the index; messages show only a redacted preview.
+
+    Archived files are scanned too, unlike every other per-file check: the agent no longer loads them, but they
+    are committed and pushed with the store, where a key leaks all the same.
+    """
     out: list[Finding] = []
     memories = list(memories)
     for i in sorted(secrets.suspects([m.text for m in memories])):
         m = memories[i]
+        where = " (archived: not loaded, but still committed)" if m.in_archive else ""
         for hit in secrets.scan(m.text):
             out.append(
                 Finding(
                     FindingKind.SECRET,
                     ERROR,
                     (m.path,),
-                    f"{m.path}:{hit.line}: possible {hit.label} ({hit.preview})",
+                    f"{m.path}:{hit.line}: possible {hit.label} ({hit.preview}){where}",
                     line=hit.line,
                     cue=hit.label,
                 )

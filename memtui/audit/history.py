@@ -16,7 +16,8 @@ from pathlib import Path
 
 from memtui.analysis.check import FileDates, Report
 from memtui.audit.trailers import AGENT_WRITE_NAMED, PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
-from memtui.core.model import Finding
+from memtui.core.model import Finding, Memory
+from memtui.core.reading import unstamped_hash
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 """The `git log -z` format `events_from_log` reads: id, author date, author, message."""
@@ -202,23 +203,46 @@ def _successors(event: Event) -> set[str]:
     return {unescape_path(v) for k in keys for v in event.trailers.get(k, [])}
 
 
-def kept_pairs(events: Sequence[Event]) -> list[tuple[tuple[str, str], tuple[str, str]]]:
-    """The pairs a person kept (keep-both decisions not undone): each memory's repository-relative path with the
-    start of its content hash when it was kept (`Memtui-Memory` twice, `Memtui-Hashes: a,b`)."""
+@dataclass(frozen=True)
+class KeptMemory:
+    """One memory of a kept pair as it was when kept."""
+
+    path: str
+    """Repository-relative."""
+    content_hash: str
+    """The start of its `content_hash` (`Memtui-Hashes`)."""
+    unstamped_hash: str
+    """The start of its hash without memtui's verification stamp (`Memtui-Unstamped-Hashes`); "" when the
+    decision predates that trailer."""
+
+    def unchanged(self, memory: Memory) -> bool:
+        """Whether `memory` still says what it said when kept: the same bytes, or the same text apart from
+        memtui's verification stamp (a `verify` after keeping both is no change). A decision without unstamped
+        hashes compares with its content hash, which is the unstamped one of a file that had no stamp then."""
+        if memory.content_hash.startswith(self.content_hash):
+            return True
+        return unstamped_hash(memory).startswith(self.unstamped_hash or self.content_hash)
+
+
+def kept_pairs(events: Sequence[Event]) -> list[tuple[KeptMemory, KeptMemory]]:
+    """The pairs a person kept (keep-both decisions not undone), each memory as it was when kept (`Memtui-Memory`
+    twice, `Memtui-Hashes: a,b`, and from later versions `Memtui-Unstamped-Hashes: a,b`)."""
     undone = undone_commits(events)
     out = []
     for e in events:
         if e.action != "keep-both" or e.commit in undone or len(e.memories) != 2:
             continue
         first, _, second = e.trailers.get("Memtui-Hashes", [""])[0].partition(",")
+        bare_first, _, bare_second = e.trailers.get("Memtui-Unstamped-Hashes", [""])[0].partition(",")
         if first and second:
-            out.append(((e.memories[0], first), (e.memories[1], second)))
+            out.append((KeptMemory(e.memories[0], first, bare_first), KeptMemory(e.memories[1], second, bare_second)))
     return out
 
 
 def honour_kept_pairs(report: Report, events: Sequence[Event], work_tree: Path) -> Report:
     """`report` without the contradiction and duplicate findings of the pairs a person kept, while both memories
-    are as they were when kept (an edit to either brings the finding back): they move to `Report.kept`.
+    are as they were when kept (an edit to either brings the finding back; memtui's verification stamp is no
+    edit, `KeptMemory.unchanged`): they move to `Report.kept`.
 
     `check`, the main screen's flags and previews, and the review read this, so a kept pair is flagged nowhere.
     `events` are the store's memtui events; `work_tree` the repository's root (trailers name paths from it).
@@ -228,13 +252,18 @@ def honour_kept_pairs(report: Report, events: Sequence[Event], work_tree: Path) 
     def store_path(rel: str) -> str:
         return Path(os.path.relpath(work_tree / rel, report.store.root)).as_posix()
 
-    kept = [{store_path(x): hx, store_path(y): hy} for (x, hx), (y, hy) in kept_pairs(events)]
+    kept: dict[frozenset[str], list[dict[str, KeptMemory]]] = {}
+    for x, y in kept_pairs(events):
+        pair = {store_path(x.path): x, store_path(y.path): y}
+        kept.setdefault(frozenset(pair), []).append(pair)
 
     def is_kept(finding: Finding) -> bool:
         if finding.kind not in PAIR_KINDS or len(set(finding.paths)) != 2:
             return False
-        now = {p: m.content_hash[:16] for p in finding.paths if (m := memories.get(p)) is not None}
-        return len(now) == 2 and now in kept
+        now = {p: m for p in finding.paths if (m := memories.get(p)) is not None}
+        if len(now) != 2:
+            return False
+        return any(all(was[p].unchanged(m) for p, m in now.items()) for was in kept.get(frozenset(now), []))
 
     if not kept or not any(is_kept(f) for f in (*report.findings, *report.held_back)):
         return report

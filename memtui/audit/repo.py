@@ -761,6 +761,12 @@ class StoreRepo:
         days = self.out("log", "--format=%cs", "--follow", "--", self.rel(path)).split()
         return dt.date.fromisoformat(days[-1]) if days else None
 
+    def ever_committed(self, paths: Sequence[str]) -> bool:
+        """Whether any commit reachable from HEAD touched one of these paths (relative to the work tree)."""
+        if not paths or not self.has_head():
+            return False
+        return bool(self.out("log", "-n1", "--format=%H", "--", *paths).strip())
+
     def commits_touching(self, since: str, paths: Sequence[str]) -> list[str]:
         """Commits after `since` (exclusive) that touched any of `paths`."""
         if not paths:

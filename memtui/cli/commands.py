@@ -23,6 +23,7 @@ from memtui.core.errors import EXIT_USAGE, MemtuiError
 
 if TYPE_CHECKING:
     from memtui.analysis.check import Report
+    from memtui.core.store import StoreLayout
     from memtui.ops import OpResult
 
 EXIT_OK, EXIT_FINDINGS = 0, 1
@@ -66,19 +67,20 @@ def _heal(store: Path) -> None:
 
 
 def _file_arg(store: Path, value: str) -> str:
-    """Accept FILE relative to the store, a path (relative to here) that lies inside it, or the path
-    `history` prints (relative to the repository, `memory/x.md`)."""
+    """Accept FILE relative to the store, an absolute path or one relative to here (inside the store or its
+    archive), or the path `history` prints (relative to the repository, `memory/x.md`). Whether the file may be
+    acted on (outside the store, a symlink out of it) is `safe_path`'s to say, on the store-relative path."""
     from memtui.core.store import detect_layout
 
     layout = detect_layout(store)
-    if (layout.root / value).exists():
-        return value
     candidate = Path(value).expanduser()
-    if candidate.exists():
-        return layout.rel(candidate.resolve())
+    if not candidate.is_absolute() and (layout.root / value).exists():
+        return value
+    if candidate.is_absolute() or candidate.exists():
+        return _store_rel(layout, candidate)
     root = layout.root.resolve()
     top = next((folder for folder in root.parents if (folder / ".git").exists()), None)
-    if top is None or Path(value).is_absolute():
+    if top is None:
         return value
     within = Path(os.path.normpath(top / value))  # history's paths start at the repository's top
     if within.exists():
@@ -86,6 +88,22 @@ def _file_arg(store: Path, value: str) -> str:
     if within.is_relative_to(root) and within != root:
         return within.relative_to(root).as_posix()  # a memory gone from disk, still named in history
     return value
+
+
+def _store_rel(layout: StoreLayout, path: Path) -> str:
+    """A path named from here as the store names it (`x.md`, `../memory.archive/x.md`); refused outside the
+    store and its archive.
+
+    `..` is folded as written and a link inside the store is kept as it is, so `safe_path` still refuses one that
+    links out; only the folder above it is resolved, when that is what puts it in the store (the store was named
+    through a link)."""
+    from memtui.ops.outcome import PathRefused
+
+    absolute = Path(os.path.abspath(path))
+    for where in (absolute, absolute.parent.resolve() / absolute.name):
+        if any(where.is_relative_to(folder) for folder in (layout.root, layout.scan_root, layout.archive_dir)):
+            return layout.rel(where)
+    raise PathRefused(f"{_safe(str(path))}: outside the store {layout.root}")
 
 
 # --------------------------------------------------------------------------------------------- check
@@ -379,27 +397,31 @@ def cmd_history(args: argparse.Namespace) -> int:
     from memtui.audit.history import revoked_events, undone_commits
     from memtui.audit.repo import open_repo
     from memtui.core.store import detect_layout
+    from memtui.ops.outcome import PathRefused
 
     store = _store_path(args.store)
     layout = detect_layout(store)
     repo = open_repo(layout)
     _heal(store)
-    paths: list[str] = []
+    places: list[Path] = []  # the memory live and archived
     if args.file:
-        rel = _file_arg(store, args.file)
-        resolved = layout.resolve(rel)
-        paths = [repo.rel(resolved)]
+        resolved = layout.resolve(_file_arg(store, args.file))
         if _inside(resolved, layout.archive_dir):
-            paths.append(repo.rel(layout.live_path(resolved)))
+            places = [resolved, layout.live_path(resolved)]
         elif _inside(resolved, layout.scan_root):
-            paths.append(repo.rel(layout.archived_path(resolved)))
+            places = [resolved, layout.archived_path(resolved)]
+        else:
+            raise PathRefused(f"{_safe(args.file)}: outside the store {layout.root}")
+    paths = [repo.rel(p) for p in places]
     # what a batch still retires depends on every later restore, not only those naming this file
     events = revoked_events(repo.history(), paths) if args.revoked else repo.history(paths)
+    if places and not events and not any(p.exists() for p in places) and not repo.ever_committed(paths):
+        raise PathRefused(f"{_safe(args.file)}: no such memory in {layout.root}, its archive or its git history")
     if args.json:
         _write_json([e.to_json() for e in events])
         return EXIT_OK
     if not events:
-        print("no memtui events" + (" for that memory" if args.file else ""))
+        print(("no revoked rules" if args.revoked else "no memtui events") + (" for that memory" if args.file else ""))
     undone = undone_commits(repo.history()) if events else set()
     for e in events:
         action = e.action + (" (redo)" if e.reapplies else "") + (" (undone)" if e.commit in undone else "")

@@ -442,3 +442,31 @@ def remove_keys(text: str, keys: list[str]) -> str:
             continue
         kept.append(line)
     return text[:start] + "".join(kept) + text[start + len(block) :]
+
+
+def without_key(text: str, key: str) -> str:
+    """The text with every front-matter line setting `key` removed, at any depth (Gen B memories keep it under
+    `metadata:`), with the indented lines that continue its value; the text as it is when it has no block."""
+    try:
+        block, _ = split_block(text)
+    except FrontMatterError:
+        return text
+    if block is None:
+        return text
+    opening = _OPEN.match(text)
+    assert opening is not None
+    start = opening.end()
+    pattern = re.compile(rf"^([ \t]*){re.escape(key)}\s*:")
+    kept: list[str] = []
+    inside_value: int | None = None  # the indent of the removed key while its value may continue
+    for line in block.splitlines(keepends=True):
+        if inside_value is not None:
+            if line.strip() and len(line) - len(line.lstrip(" \t")) > inside_value:
+                continue
+            inside_value = None
+        found = pattern.match(line)
+        if found:
+            inside_value = len(found.group(1))
+            continue
+        kept.append(line)
+    return text[:start] + "".join(kept) + text[start + len(block) :]

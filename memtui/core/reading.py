@@ -22,6 +22,18 @@ def sha256(data: bytes) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
+VERIFY_STAMP = "last_verified"
+"""The front-matter key memtui's verify writes: when a person last confirmed the memory, not what it says."""
+
+
+def unstamped_hash(memory: Memory) -> str:
+    """A memory's content identity apart from memtui's verification stamp: the SHA-256 of its text (UTF-8) without
+    its `VERIFY_STAMP` lines. For a file without a stamp or a byte-order mark it is its `content_hash`."""
+    if not memory.text:
+        return memory.content_hash  # undecodable or unreadable: its bytes are all there is
+    return sha256(frontmatter.without_key(memory.text, VERIFY_STAMP).encode("utf-8"))
+
+
 def decode(data: bytes) -> str:
     """Decode UTF-8 (with or without BOM); raise DecodeError naming the first bad byte."""
     if data.find(b"\x00", 0, 8192) != -1:

@@ -22,9 +22,9 @@ from memtui.core import index as idx
 from memtui.core.model import Memory
 from memtui.core.reading import decode, read_memory
 from memtui.ops.index_edit import archive_index_add, archive_index_remove, encode_like, index_add, index_remove
-from memtui.ops.outcome import OpError, OpResult
+from memtui.ops.outcome import OpError, OpResult, refuse_secrets
 from memtui.ops.paths import archived_path, safe_path
-from memtui.ops.transaction import Txn, decision, load
+from memtui.ops.transaction import Txn, decision, load, scan_bytes
 
 STAMP_KEYS = ("status", "archived_at", "archived_reason", "superseded_by", "merged_into")
 
@@ -68,6 +68,29 @@ def archive_one(txn: Txn, path: Path, data: bytes, memory: Memory, reason: str, 
     return dest
 
 
+def refuse_moved_secrets(txn: Txn, moved: Sequence[tuple[Path, bytes, Path]], how: str) -> None:
+    """Refuse (unless allowed) to commit memories moved from one path to another (`how`: "archived as",
+    "restored to") whose text looks like it holds a secret, naming each where the person knows it: its path
+    before the move and the line there, as `check` names it.
+
+    The commit's own check would name the file where it went, with its line shifted by the stamp lines memtui
+    added or removed: a place the person never saw, which a refused decision does not even leave behind.
+    """
+    if txn.allow_secret:
+        return
+    leaks = [
+        f"{txn.rel(source)}:{hit.line} ({hit.label}; {how} {txn.rel(dest)})"
+        for source, data, dest in moved
+        for hit in scan_bytes(data)
+    ]
+    refuse_secrets(
+        leaks,
+        what="the change would commit",
+        advice="remove it first",
+        cli_hint="or pass --allow-secret if it is not one",
+    )
+
+
 def _required_reason(reason: str, files: Sequence[str]) -> str:
     if not reason or not reason.strip():
         raise OpError(f"{', '.join(files)}: a reason is required to archive a memory (it is what history will say)")
@@ -107,6 +130,7 @@ def archive(
         memory, data = load(txn, path, expected_hash)
         stamps = {"superseded_by": txn.rel(successor)} if successor else {}
         dest = archive_one(txn, path, data, memory, why, stamps)
+        refuse_moved_secrets(txn, [(path, data, dest)], "archived as")
         trailers = [
             ("Memtui-Memory", txn.repo.rel(path)),
             ("Memtui-Reason", reason),
@@ -147,6 +171,9 @@ def archive_many(
             (path, archive_one(txn, path, data, memory, why, {}))
             for path, (memory, data) in zip(paths, loaded, strict=True)
         ]
+        refuse_moved_secrets(
+            txn, [(p, data, d) for (p, d), (_, data) in zip(moved, loaded, strict=True)], "archived as"
+        )
         trailers = [("Memtui-Memory", txn.repo.rel(p)) for p, _ in moved]
         trailers.append(("Memtui-Reason", reason))
         trailers += [("Memtui-Archived-To", txn.repo.rel(d)) for _, d in moved]
@@ -282,6 +309,9 @@ def restore_many(
             (path, _restore_one(txn, path, data, memory, planned))
             for path, (memory, data) in zip(paths, loaded, strict=True)
         ]
+        refuse_moved_secrets(
+            txn, [(p, data, d) for (p, d), (_, data) in zip(moved, loaded, strict=True)], "restored to"
+        )
         trailers = [("Memtui-Memory", txn.repo.rel(d)) for _, d in moved]
         trailers += [("Memtui-Restored-From", txn.repo.rel(p)) for p, _ in moved]
         subject = moved[0][1].name if len(moved) == 1 else f"{len(moved)} memories"

@@ -15,7 +15,7 @@ from memtui.audit.repo import StoreRepo, message, try_open_repo
 from memtui.core import frontmatter
 from memtui.core.freshness import to_date
 from memtui.core.model import Memory
-from memtui.core.reading import read_memory
+from memtui.core.reading import VERIFY_STAMP, read_memory
 from memtui.core.store import detect_layout
 from memtui.ops.index_edit import encode_like
 from memtui.ops.merging import bump_change_dates, validate_text, with_final_newline
@@ -122,14 +122,14 @@ def _verified(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Me
             f"{memory.path} expired on {expires.isoformat()} (expires_at); verifying would not make it current — "
             "edit its expires_at if it still holds, or archive it"
         )
-    under = "metadata" if memory.generation == "B" and "last_verified" not in memory.frontmatter else None
-    base_text, dropped = _drop_shadowed_duplicates(memory.text, "last_verified")
+    under = "metadata" if memory.generation == "B" and VERIFY_STAMP not in memory.frontmatter else None
+    base_text, dropped = _drop_shadowed_duplicates(memory.text, VERIFY_STAMP)
     if dropped:
         txn.notes.append(
             f"{memory.path}: `last_verified` appeared {dropped + 1} times; YAML reads only the last, "
             "so the earlier lines were removed and the last one stamped"
         )
-    return path, memory, data, frontmatter.set_keys(base_text, {"last_verified": txn.today.isoformat()}, under=under)
+    return path, memory, data, frontmatter.set_keys(base_text, {VERIFY_STAMP: txn.today.isoformat()}, under=under)
 
 
 def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:

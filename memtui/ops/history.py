@@ -17,7 +17,7 @@ from memtui.audit.repo import Event, escape_path, message
 from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, unescape_path
 from memtui.core import index as idx
 from memtui.core.model import Memory
-from memtui.core.reading import DecodeError, decode
+from memtui.core.reading import DecodeError, decode, unstamped_hash
 from memtui.ops.index_edit import encode_like
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.transaction import Txn, decision
@@ -175,13 +175,15 @@ def _decision_trailers(event: Event) -> list[tuple[str, str]]:
 
 
 def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
-    """Remember that a person kept both memories of a flagged pair, until either of them changes."""
+    """Remember that a person kept both memories of a flagged pair, until either of them changes (memtui's own
+    verification stamp is no change: `Memtui-Unstamped-Hashes` identify the two texts without it)."""
     with decision(store, today=today) as txn:
         trailers = [
             ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
             ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))),
             ("Memtui-Pair-Kind", kind),
             ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}"),
+            ("Memtui-Unstamped-Hashes", f"{unstamped_hash(a)[:16]},{unstamped_hash(b)[:16]}"),
         ]
         msg = message(
             "keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers

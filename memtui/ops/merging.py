@@ -17,7 +17,7 @@ from memtui.audit.repo import message
 from memtui.core import frontmatter
 from memtui.core.model import MEMORY_TYPES, Memory
 from memtui.core.reading import read_memory
-from memtui.ops.archiving import archive_one
+from memtui.ops.archiving import archive_one, refuse_moved_secrets
 from memtui.ops.index_edit import clause_hook, index_add, index_retarget
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
@@ -188,10 +188,12 @@ def merge(
         hook = clause_hook(result.description)  # a description covering every memory merged names each one
         index_retarget(txn, set(paths), target, result.title, hook)
         why = reason.strip() or f"merged into {into_rel}"
-        for p, (memory, data) in zip(paths, loaded, strict=True):
-            if p == target:
-                continue
-            archive_one(txn, p, data, memory, why, {"merged_into": into_rel})
+        merged_away = [
+            (p, data, archive_one(txn, p, data, memory, why, {"merged_into": into_rel}))
+            for p, (memory, data) in zip(paths, loaded, strict=True)
+            if p != target
+        ]
+        refuse_moved_secrets(txn, merged_away, "archived as")
         index_add(txn, target, result.title, hook)
         trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
         trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
