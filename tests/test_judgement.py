@@ -574,3 +574,15 @@ def test_a_claim_saying_it_changed_the_value_the_older_claim_states_is_a_contrad
     )
     for pair in (backup, meeting):
         assert not _stated_change(evidence(*_pair(*pair)))
+
+
+def test_a_finding_names_the_words_as_the_memories_write_them(demo: Path) -> None:
+    # the tokens are stemmed ("postgre", "refactor"); the trial read "both say: mock, postgre, db, real"
+    from memtui.analysis.text import as_written
+
+    assert as_written("postgre", "Tests hit a real Postgres database") == "postgres"
+    assert as_written("focu", "no text has it", "Keep the focus ring visible") == "focus"
+    assert as_written("fami", "家人") == "fami"  # no word of the texts makes it: left as it is
+    report = check_store(load_store(demo), TODAY)
+    [pair] = [f for f in _pair_findings(report) if "feedback_no_mock_db_zh.md" in f.paths]
+    assert "postgres" in pair.details["shared"] and "postgre" not in pair.message.replace("postgres", "")

@@ -20,6 +20,7 @@ from __future__ import annotations
 import re
 from collections.abc import Sequence
 
+from memtui.analysis import text as tx
 from memtui.analysis.background import Background
 from memtui.analysis.claims import changed_from
 from memtui.analysis.evidence import FEATURES, Evidence, evidence, moves_off, states_change
@@ -227,6 +228,10 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
     return "", "", "same content"
 
 
+_QUOTED = re.compile(r'"([a-z0-9][a-z0-9+#._/@:-]*)"')
+"""A single token quoted in a cue (`negation on "postgre"`), shown as written."""
+
+
 def _cut(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
@@ -271,7 +276,11 @@ def classify(
         and not ev.features[FEATURES.index("newer_change")]
         and ev.score.related < UNFOUNDED_RELATED
     )
-    shared = ", ".join(ev.score.shared[:4])
+    # the tokens are stemmed: a person reads the words as the memories write them
+    texts = (b.description, b.body, a.description, a.body)
+    words = tuple(tx.as_written(t, *texts) for t in ev.score.shared)
+    cue = _QUOTED.sub(lambda m: f'"{tx.as_written(m.group(1), *texts)}"', cue)
+    shared = ", ".join(words[:4])
     if kind == "contradiction":
         explanation = (
             f'{cue}: "{_cut(older_claim)}" vs "{_cut(newer_claim)}"' if older_claim else f"both about {shared}; {cue}"
@@ -284,7 +293,7 @@ def classify(
         b.key,
         p,
         cue or "same content",
-        ev.score.shared,
+        words,
         explanation,
         older_claim=older_claim,
         newer_claim=newer_claim,

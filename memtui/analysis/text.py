@@ -176,6 +176,16 @@ def _word_token(word: str) -> str | None:
     return stem(word)
 
 
+def as_written(token: str, *texts: str) -> str:
+    """A stemmed token as the texts write it ("postgre" → "postgres", "focu" → "focus"): the first word of the
+    texts that makes that token; the token itself when none does (a concept glossed from Chinese, a phrase)."""
+    for text in texts:
+        for m in _WORD.finditer(fold(text)):
+            if _word_token(m.group(0)) == token:
+                return m.group(0).strip(".-:/")
+    return token
+
+
 def tokens(text: str) -> list[str]:
     """Normalised tokens of a text: stemmed English words, numbers, identifiers, CJK bigrams and concepts."""
     return _folded_tokens(_split_quantities(strip_markdown(fold(text))))
