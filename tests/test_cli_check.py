@@ -177,3 +177,23 @@ def test_counts_of_one_are_singular_help_cites_no_missing_file_and_no_store_is_o
     lost = run(cwd=nowhere)
     assert lost.returncode == 2 and "\\n" not in lost.stderr and len(lost.stderr.strip().splitlines()) == 1
     assert "no memory store found" in lost.stderr and "name one: memtui PATH" in lost.stderr
+
+
+def test_many_info_findings_of_one_kind_are_counted_not_listed_unless_asked(tmp_path: Path) -> None:
+    """119 long index lines buried a real store's two errors: the text lists three of a kind and counts the rest;
+    --all lists every one, and --json always has them all."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    lines = []
+    for n in range(6):
+        (store / f"m{n}.md").write_text(memory(f"m{n}", "feedback"))
+        lines.append(f"- [m{n}](m{n}.md) — " + "a very long hook line that goes on " * 6)
+    (store / "MEMORY.md").write_text("\n".join(lines) + "\n")
+    out = run("check", str(store), "--today", "2026-11-30")
+    listed = [line for line in out.stdout.splitlines() if "long-index-line" in line]
+    assert len(listed) == 4 and listed[-1].endswith("… and 3 more like these (--all lists them)"), out.stdout
+    assert "6 info" in out.stdout
+    every = run("check", str(store), "--today", "2026-11-30", "--all")
+    assert sum("long-index-line" in line for line in every.stdout.splitlines()) == 6, every.stdout
+    data = json.loads(run("check", str(store), "--today", "2026-11-30", "--json").stdout)
+    assert sum(f["kind"] == "long-index-line" for f in data["findings"]) == 6

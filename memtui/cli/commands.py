@@ -13,6 +13,7 @@ import datetime as dt
 import json
 import os
 import sys
+from collections import Counter
 from collections.abc import Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -174,15 +175,23 @@ def cmd_check(args: argparse.Namespace) -> int:
     if args.demo is not None:
         # dated around the day asked for, so --today gives the same report
         with demo_copy(args.demo, today) as path:
-            return _print_check(_load_report(path, today, demo=True), args.json, temporary=not args.demo)
+            return _print_check(
+                _load_report(path, today, demo=True), args.json, temporary=not args.demo, every_info=args.all
+            )
     path = _store_path(args.store)
     _heal(path)
-    return _print_check(_load_report(path, today), args.json)
+    return _print_check(_load_report(path, today), args.json, every_info=args.all)
 
 
-def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> int:
+INFO_SHOWN = 3
+"""Info findings of one kind the text lists before it counts the rest (`--all` lists them all): 119
+`long-index-line` lines buried a real store's two errors."""
+
+
+def _print_check(report: Report, as_json: bool, *, temporary: bool = False, every_info: bool = False) -> int:
     """Print a check report; `temporary`: the store is a copy gone when the command ends, so the text names no
-    path and the JSON, whose `store` stays the path that was checked (DESIGN §5 makes it a string), says so."""
+    path and the JSON, whose `store` stays the path that was checked (DESIGN §5 makes it a string), says so. The
+    text lists `INFO_SHOWN` info findings of a kind and counts the rest, unless `every_info`; JSON has them all."""
     store = report.store
     if as_json:
         out: dict[str, object] = {
@@ -219,7 +228,16 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False) -> i
             print(f"memtui check: {_safe(str(store.root))} ({report.today.isoformat()})")
         print(f"{store.count_text()} · {_budget_line(report)}")
         print()
+        info_kinds = Counter(f.kind for f in report.findings if f.severity == "info")
+        listed: Counter[str] = Counter()
         for f in report.findings:
+            if f.severity == "info" and not every_info and info_kinds[f.kind] > INFO_SHOWN:
+                listed[f.kind] += 1
+                if listed[f.kind] > INFO_SHOWN:
+                    if listed[f.kind] == info_kinds[f.kind]:
+                        more = info_kinds[f.kind] - INFO_SHOWN
+                        print(f"{'INFO':7} {f.kind:19} … and {more} more like these (--all lists them)")
+                    continue
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
         for f in report.kept:
             print(f"kept    {f.kind:19} {_safe(' and '.join(f.paths))}: a person kept both (until either changes)")

@@ -82,6 +82,11 @@ def command_parser() -> argparse.ArgumentParser:
         action="store_true",
         help="print one JSON object (store, today, memories, findings, held_back, index) instead of text",
     )
+    p.add_argument(
+        "--all",
+        action="store_true",
+        help=f"list every info finding (the text lists {cmd.INFO_SHOWN} of a kind that has more, and counts the rest)",
+    )
     p.add_argument("--today", metavar="YYYY-MM-DD", help="pin the date freshness is computed for")
 
     p = add("archive", cmd.cmd_archive, "archive memories with a reason: one commit for all of them")
