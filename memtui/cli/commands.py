@@ -471,7 +471,8 @@ def cmd_hook(args: argparse.Namespace) -> int:
     if args.hook_command == "post-tool-use":
         return hook.post_tool_use()
     return hook.pre_commit(
-        args.files, lambda store: cmd_check(argparse.Namespace(store=str(store), demo=None, json=False, today=None))
+        args.files,
+        lambda store: cmd_check(argparse.Namespace(store=str(store), demo=None, json=False, all=False, today=None)),
     )
 
 
