@@ -9,6 +9,8 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import os
+import tempfile
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -196,6 +198,22 @@ def keep_final_newline(original: str, new: str) -> str:
     if original.endswith(("\n", "\r")) and not new.endswith(("\n", "\r")):
         return new + frontmatter.newline_of(original)
     return new
+
+
+def edited_in_editor(runner: Callable[[Path], None], text: str) -> str:
+    """`text` as the person left it in their editor: written to a temporary file that `runner` (the app's
+    `editor_runner`: `$VISUAL` or `$EDITOR` with the app suspended) opens, then read back; the file is removed.
+
+    Raises Textual's `SuspendNotSupported` when the terminal cannot hand over to an editor."""
+    fd, name = tempfile.mkstemp(prefix="memtui-", suffix=".md")
+    tmp = Path(name)
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
+            fh.write(text)
+        runner(tmp)
+        return tmp.read_text(encoding="utf-8")
+    finally:
+        tmp.unlink(missing_ok=True)
 
 
 def merge_text(memories: Sequence[Memory], into: str) -> str:

@@ -14,7 +14,6 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
-import tempfile
 from collections.abc import Callable
 from pathlib import Path
 from typing import Protocol, cast
@@ -32,7 +31,7 @@ from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Finding, Memory
 from memtui.review import Card, tally
 from memtui.tui import render
-from memtui.tui.decisions import Operation, Outcome, follow_changed, keep_final_newline
+from memtui.tui.decisions import Operation, Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import (
     HELP,
     ArchiveDialog,
@@ -638,19 +637,11 @@ class MainScreen(Screen[None]):
         memory = self._require(writable=False)
         if memory is None:
             return
-        fd, name = tempfile.mkstemp(prefix="memtui-", suffix=".md")
-        tmp = Path(name)
         try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="") as fh:
-                fh.write(memory.text)
-            try:
-                self.host.editor_runner(tmp)
-            except SuspendNotSupported:
-                self.notify("This terminal cannot hand over to an editor; use e to edit here", severity="warning")
-                return
-            text = tmp.read_text(encoding="utf-8")
-        finally:
-            tmp.unlink(missing_ok=True)
+            text = edited_in_editor(self.host.editor_runner, memory.text)
+        except SuspendNotSupported:
+            self.notify("This terminal cannot hand over to an editor; use e to edit here", severity="warning")
+            return
         if text == memory.text:
             self.notify("No change")
             return

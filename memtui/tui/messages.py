@@ -74,3 +74,5 @@ class Host(Protocol):
     cards: list[Card]
     store_path: Path
     review_session: ReviewSession | None
+    editor_runner: Callable[[Path], None]
+    """Opens a file in the person's editor (`$VISUAL`, `$EDITOR`) with the app suspended."""

@@ -106,7 +106,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "edit",
             "Edit",
             id="review.edit",
-            tooltip="Edit the memory's text here (on a pair, the newer one); ctrl+s saves.",
+            tooltip="Edit the memory's text here (on a pair, the newer one); ctrl+s saves. A file that cannot be "
+            "read opens in $EDITOR, as E does on the main screen.",
         ),
         Binding(
             "v",
@@ -413,7 +414,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return False
         if action in ("archive_older", "approve", "edit", "mark") and not self._has_memory(card):
             return False  # a link to a file that is gone (or a card about MEMORY.md): nothing to act on
-        if action == "approve" and card.kind in ("malformed", "secret"):
+        if action == "approve" and (card.kind in ("malformed", "secret") or self._unreadable(card)):
             return False  # a file that cannot be read, or a credential, is fixed or archived, never approved
         if action in PAIR_ONLY:
             return self.is_pair(card)
@@ -424,6 +425,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if action == "fix_date":
             return card.kind == "relative-date"
         return True
+
+    def _unreadable(self, card: Card) -> bool:
+        """A card about one memory that cannot be read (its malformed card, or the agent's write of it)."""
+        if self.is_pair(card) or card.is_bulk or not card.paths:
+            return False
+        m = self.shown(card.paths[0])
+        return m is not None and m.is_malformed
 
     def _has_memory(self, card: Card) -> bool:
         """A card whose memory is there to archive, verify, edit or mark (pairs and list cards always are)."""

@@ -5,13 +5,17 @@ from __future__ import annotations
 
 import datetime as dt
 from collections.abc import Callable
+from typing import cast
+
+from textual.app import SuspendNotSupported
 
 from memtui import ops
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Memory
 from memtui.review import Card
-from memtui.tui.decisions import Outcome, follow_changed, keep_final_newline
+from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
+from memtui.tui.messages import Host
 from memtui.tui.review_cursor import ReviewCursor
 
 
@@ -140,8 +144,11 @@ class ReviewDeciding(ReviewCursor):
         if card is None or self._busy() or self.refuse_unseen():
             return
         m = self.shown(card.paths[-1]) if card.paths else None
-        if m is None or m.is_malformed:
+        if m is None:
             self.notify("Nothing editable on this card", severity="warning")
+            return
+        if m.is_malformed:
+            self._edit_in_editor(m)  # as on the main screen (E): a file memtui cannot read is fixed by hand
             return
         store, expected = self.store_path, m.content_hash
 
@@ -159,6 +166,29 @@ class ReviewDeciding(ReviewCursor):
                 )
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
+
+    def _edit_in_editor(self, m: Memory) -> None:
+        """Fix a file that cannot be read in the person's editor, as `E` does on the main screen; the text they
+        leave is saved as an edit (a text that still cannot be read is refused and offered again, not lost)."""
+        try:
+            text = edited_in_editor(cast(Host, self.app).editor_runner, m.text)
+        except SuspendNotSupported:
+            self.notify(
+                "This terminal cannot hand over to an editor: fix the file in another one, or archive it (a)",
+                severity="warning",
+            )
+            return
+        if text == m.text:
+            self.notify("No change")
+            return
+        store, expected = self.store_path, m.content_hash
+        self._ask(
+            "Edit",
+            "edited",
+            lambda allow, today: ops.edit(store, m.path, text, expected_hash=expected, allow_secret=allow, today=today),
+            typed=text,
+            path=m.path,
+        )
 
     def action_approve(self) -> None:
         """Approve what the agent wrote, or confirm a stale memory is still true (stamps last_verified); with
