@@ -7,12 +7,16 @@ memtui had committed was said to be not yet recorded, and a refusal stayed on a 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
-from conftest import git
-from test_review_flow import SIZE, TODAY, head, open_review
+from conftest import git, memory
+from test_review_flow import SIZE, TODAY, head, make_app, open_review
+from textual.widgets import SelectionList
 
+from memtui import ops
 from memtui.tui.app import MemtuiApp
+from memtui.tui.dialogs import ArchiveDialog
 from memtui.tui.pilot import settle
 from memtui.tui.review import ReviewScreen
 
@@ -65,3 +69,76 @@ async def test_a_card_for_a_file_that_cannot_be_read_edits_it_in_the_editor_and_
         assert fixed is not None and not fixed.is_malformed and fixed.type == "feedback"
         assert not any(c.kind == "malformed" for c in screen.left()), "the fixed file's card left the queue"
         assert [d.action for d in screen.decisions] == ["edited"]
+
+
+# ---------------------------------------------------------------------------------------------- 2
+
+UNLISTED = {
+    "feedback_go_errors.md": memory(
+        "feedback_go_errors",
+        body="Wrap Go errors with %w.\n\n**Why:** callers match sentinels.\n\n**How to apply:** fmt.Errorf.",
+    ),
+    "feedback_sql_style.md": memory(
+        "feedback_sql_style",
+        body="Write SQL keywords in upper case.\n\n**Why:** grep finds them.\n\n**How to apply:** in migrations.",
+    ),
+    "feedback_pr_titles.md": memory(
+        "feedback_pr_titles",
+        body="PR titles name the ticket first.\n\n**Why:** Linear links them.\n\n**How to apply:** BILL-123: …",
+    ),
+}
+
+
+def header(screen: ReviewScreen) -> str:
+    return str(screen.query_one("#card-header").render())
+
+
+async def test_a_decision_on_one_memory_of_a_list_card_leaves_the_card_for_the_others(
+    make_store: Callable[..., Path],
+) -> None:
+    listed = {"user_role.md": memory("user_role", "user", body="Mei leads the billing team.")}
+    store = make_store({**UNLISTED, **listed}, in_git=True, index="- [Role](user_role.md) — billing lead\n")
+    ops.verify(store, "feedback_sql_style.md", today=TODAY)  # already verified today: `v` has nothing to write
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "unindexed" and len(card.paths) == 3, screen.cards
+        said = header(screen)
+        listing = screen.query_one("#bulk-list", SelectionList)
+        listing.highlighted = card.paths.index("feedback_sql_style.md")
+        await pilot.pause(0.1)
+        before = commits(store)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert commits(store) == before, "nothing to write"
+        now = screen.current()
+        assert now is not None and now.kind == "unindexed" and len(now.paths) == 3, "the card stays, with all 3"
+        assert now in screen.left() and header(screen) == said, "no count moved"
+        # a verify that writes acts on the memory under the cursor, not on the first listed, and the card stays
+        listing.highlighted = card.paths.index("feedback_pr_titles.md")
+        await pilot.pause(0.1)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["verify"]
+        assert [p.rsplit("/", 1)[-1] for p in head(store)["Memtui-Memory"]] == ["feedback_pr_titles.md"]
+        now = screen.current()
+        assert now is not None and now.kind == "unindexed" and len(now.paths) == 3
+        # archiving one takes that memory off the card; the others are still listed
+        listing.highlighted = list(now.paths).index("feedback_go_errors.md")
+        await pilot.pause(0.1)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["archive"] and not (store / "feedback_go_errors.md").exists()
+        now = screen.current()
+        assert now is not None and now.kind == "unindexed"
+        assert sorted(now.paths) == ["feedback_pr_titles.md", "feedback_sql_style.md"]
+        assert len(screen.left()) == 1
+        # the end says what was committed, and no card was "looked at" with nothing written
+        await pilot.press("s")
+        await settle(app, pilot)
+        summary = str(screen.query_one("#summary-text").render())
+        assert "looked at" not in summary and "archived: 1" in summary and "verified: 1" in summary, summary

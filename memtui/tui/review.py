@@ -234,7 +234,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "newer (a duplicate is recorded as merged away, not as a revoked rule); A archives the newer instead.",
         "Marks: space marks this card's memory and moves on; on a list card it marks the memory under the cursor "
         "(up and down move in the list), and x marks the whole list. With marks, a archives and v verifies every "
-        "marked memory in one commit.",
+        "marked memory in one commit; without, a, v and e on a list card act on the memory under the cursor, and the "
+        "card stays for the others.",
         "A card counts as decided only once its commit exists; a refusal stays on the card with its reason. A card "
         "whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
         "Counts: left is every card not yet decided (skipped ones too); the group line's numbers never change.",
@@ -524,8 +525,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         path: str | None = None,
         reply: Callable[[Outcome], None] | None = None,
     ) -> None:
-        """Ask the app for a decision on the current card (or on the marked memories, when `marked` names
-        them); the card moves on only if it committed. An edit names its text (`typed`, `path`) so a refused
+        """Ask the app for a decision on the current card (or on the marked memories, or one memory of a list card,
+        when `marked` names them: the card is then not decided, it follows the store); the card moves on only if it
+        committed. An edit names its text (`typed`, `path`) so a refused
         save offers it again instead of losing it; a deciding dialog hears the outcome through `reply`."""
         card, marked = self.current(), frozenset(marked)
         if card is None and not marked:

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from textual.screen import Screen
+from textual.widgets import SelectionList
 
 from memtui import claude_settings
 from memtui.core.model import Memory
@@ -150,6 +151,16 @@ class ReviewCursor(_Base):
     def current(self) -> Card | None:
         """The card on screen (None at the end)."""
         return self.cards[self.index] if 0 <= self.index < len(self.cards) else None
+
+    def under_cursor(self, card: Card) -> str:
+        """On a list card, the memory under the list's cursor (the first when the list has none yet)."""
+        listing = self.query_one("#bulk-list", SelectionList)
+        at = listing.highlighted
+        if at is not None and 0 <= at < listing.option_count:
+            value = str(listing.get_option_at_index(at).value)
+            if value in card.paths:
+                return value
+        return card.paths[0]
 
     def is_pair(self, card: Card | None) -> bool:
         """Whether the card shows two memories side by side."""

@@ -38,6 +38,8 @@ class ReviewDeciding(ReviewCursor):
         return card, older, newer
 
     def _archive(self, target: Memory, successor: Memory | None, card: Card) -> None:
+        """Archive `target` (asks why); on a list card only that memory is decided, and the card stays with the
+        others."""
         if successor is not None:
             prefix = DUPLICATE_PREFIX if card.kind == "duplicate" else "superseded by "
             default = f"{prefix}{successor.title}"
@@ -67,10 +69,17 @@ class ReviewDeciding(ReviewCursor):
                     allow_secret=allow,
                     today=today,
                 ),
+                marked=self._alone(card, target.path),
                 reply=self._following(expected, reply),
             )
 
         self.app.push_screen(ArchiveDialog(target.title, default, submit))
+
+    @staticmethod
+    def _alone(card: Card, path: str) -> tuple[str, ...]:
+        """What a decision on one memory of `card` names apart from the card (`_ask`'s `marked`): on a list card the
+        memory itself, so the card is not taken out with the other memories it lists; elsewhere nothing."""
+        return (path,) if card.is_bulk else ()
 
     def _following(self, hashes: dict[str, str], reply: Callable[[Outcome], None]) -> Callable[[Outcome], None]:
         """A deciding dialog's `reply`, after `hashes` follow a file that changed on disk (`follow_changed`; `_ask`
@@ -97,13 +106,18 @@ class ReviewDeciding(ReviewCursor):
             if (pair := self._pair()) is not None:
                 self._archive(pair[1], pair[2], card)
             return
-        m = self.shown(card.paths[0]) if card.paths else None
+        m = self.shown(self._subject(card)) if card.paths else None
         if m is None:
             self.notify(
                 "No memory on this card to archive (it is gone, or the card is about MEMORY.md)", severity="warning"
             )
             return
         self._archive(m, self._successor(card), card)
+
+    def _subject(self, card: Card, *, pair_side: int = 0) -> str:
+        """The memory a decision on the card acts on when nothing is marked: on a list card the one under its
+        cursor, on a pair the side asked for, else the card's memory."""
+        return self.under_cursor(card) if card.is_bulk else card.paths[pair_side]
 
     def _successor(self, card: Card) -> Memory | None:
         """The memory that replaced the card's, when the card names one (a memory that says it is superseded by
@@ -143,12 +157,12 @@ class ReviewDeciding(ReviewCursor):
         card = self.current()
         if card is None or self._busy() or self.refuse_unseen():
             return
-        m = self.shown(card.paths[-1]) if card.paths else None
+        m = self.shown(self._subject(card, pair_side=-1)) if card.paths else None
         if m is None:
             self.notify("Nothing editable on this card", severity="warning")
             return
         if m.is_malformed:
-            self._edit_in_editor(m)  # as on the main screen (E): a file memtui cannot read is fixed by hand
+            self._edit_in_editor(m, card)  # as on the main screen (E): a file memtui cannot read is fixed by hand
             return
         store, expected = self.store_path, m.content_hash
 
@@ -161,13 +175,14 @@ class ReviewDeciding(ReviewCursor):
                     lambda allow, today: ops.edit(
                         store, m.path, new, expected_hash=expected, allow_secret=allow, today=today
                     ),
+                    marked=self._alone(card, m.path),
                     typed=new,
                     path=m.path,
                 )
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
 
-    def _edit_in_editor(self, m: Memory) -> None:
+    def _edit_in_editor(self, m: Memory, card: Card) -> None:
         """Fix a file that cannot be read in the person's editor, as `E` does on the main screen; the text they
         leave is saved as an edit (a text that still cannot be read is refused and offered again, not lost)."""
         try:
@@ -186,6 +201,7 @@ class ReviewDeciding(ReviewCursor):
             "Edit",
             "edited",
             lambda allow, today: ops.edit(store, m.path, text, expected_hash=expected, allow_secret=allow, today=today),
+            marked=self._alone(card, m.path),
             typed=text,
             path=m.path,
         )
@@ -201,7 +217,7 @@ class ReviewDeciding(ReviewCursor):
             return
         if card is None or self.refuse_unseen():
             return
-        m = self.shown(card.paths[0]) if card.paths else None
+        m = self.shown(self._subject(card)) if card.paths else None
         if m is None:
             self.notify("This memory is gone from the store; nothing to verify", severity="warning")
             return
@@ -222,6 +238,7 @@ class ReviewDeciding(ReviewCursor):
             "Verify",
             "verified",
             lambda allow, today: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow, today=today),
+            marked=self._alone(card, m.path),
         )
 
     def action_fix_date(self) -> None:

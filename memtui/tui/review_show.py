@@ -223,8 +223,9 @@ class ReviewDrawing(ReviewCursor):
             lines.append(Content("Nothing committed."))
         for action, n in sorted(counts.items()):
             lines.append(Content(f"  {action}: {n}"))
-        if self.looked:
-            lines.append(Content(f"  looked at, nothing to write: {len(self.looked)}"))
+        looked = sum(d.closes for d in self.looked)  # cards; a list card's memory with nothing to write is no card
+        if looked:
+            lines.append(Content(f"  looked at, nothing to write: {looked}"))
         left = self.left()
         lines += [Content(""), Content(f"{len(left)} cards skipped or left."), Content("")]
         unread = sum(c.kind == "new" for c in left)
