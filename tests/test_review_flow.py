@@ -661,12 +661,12 @@ async def test_one_finding_count_in_header_and_review(demo: Path) -> None:
         n = finding_count(screen.cards)
         assert f"{n} findings to review" in header
         new = sum(c.kind == "new" for c in screen.cards)
-        assert f"{len(screen.cards)} left ({n} findings, {new} new writes)" in str(
+        assert f"{len(screen.cards)} cards left ({n} findings, {new} new writes)" in str(
             screen.query_one("#card-header").render()
         )
         await pilot.press("s")  # skip: the card is still to decide, and the header says so
         await settle(app, pilot)
-        assert f"{len(screen.cards)} left ({n} findings, {new} new writes)" in str(
+        assert f"{len(screen.cards)} cards left ({n} findings, {new} new writes)" in str(
             screen.query_one("#card-header").render()
         )
 

@@ -64,11 +64,11 @@ async def test_the_queue_is_in_groups_with_counts_and_the_header_says_where_you_
         assert seen == sorted(seen, key=order.index), "cards come group by group, in the order of GROUPS"
         assert order[:7] == ["pairs", "agent", "expired", "stale", "secrets", "index", "schema"]
         pairs = seen.count("pairs")
-        assert text_of(screen, "#card-header").startswith(f"pairs 1 / {pairs} · {len(screen.cards)} left")
+        assert text_of(screen, "#card-header").startswith(f"pairs 1 / {pairs} · {len(screen.cards)} cards left")
         bar = text_of(screen, "#card-groups")
         assert bar.startswith(f"1 pairs {pairs} · 2 agent {seen.count('agent')} · 3 expired 1 · 4 stale")
         await pilot.press("s", "s")  # skipped cards are still to decide: no count moves
-        assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards)} left")
+        assert text_of(screen, "#card-header").startswith(f"pairs 3 / {pairs} · {len(screen.cards)} cards left")
         await pilot.press("p")  # a step back, to the card just skipped
         assert screen.index == 1 and text_of(screen, "#card-header").startswith(f"pairs 2 / {pairs}")
         await pilot.press("n")  # the next group
@@ -307,7 +307,7 @@ def counts(app: MemtuiApp, screen: ReviewScreen) -> tuple[int, int, int, dict[st
     """(left, findings, new writes, {group: (digit, cards left)}) as the review shows them, checked to agree with
     each other and with the main screen's header."""
     header = text_of(screen, "#card-header")
-    said = re.search(r" (\d+) left \((\d+) findings?, (\d+) new writes?\)", header)
+    said = re.search(r" (\d+) cards? left \((\d+) findings?, (\d+) new writes?\)", header)
     assert said is not None, header
     left, findings, new = (int(n) for n in said.groups())
     bar = {g: (int(digit), int(n)) for digit, g, n in re.findall(r"(\d) (\w+) (\d+)", text_of(screen, "#card-groups"))}

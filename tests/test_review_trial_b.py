@@ -7,6 +7,7 @@ memtui had committed was said to be not yet recorded, and a refusal stayed on a 
 
 from __future__ import annotations
 
+import re
 from collections.abc import Callable
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from test_review_flow import SIZE, TODAY, head, make_app, open_review
 from textual.widgets import SelectionList
 
 from memtui import ops
+from memtui.review import finding_count
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import ArchiveDialog
 from memtui.tui.pilot import settle
@@ -142,3 +144,50 @@ async def test_a_decision_on_one_memory_of_a_list_card_leaves_the_card_for_the_o
         await settle(app, pilot)
         summary = str(screen.query_one("#summary-text").render())
         assert "looked at" not in summary and "archived: 1" in summary and "verified: 1" in summary, summary
+
+
+# ---------------------------------------------------------------------------------------------- 3
+
+
+def story(screen: ReviewScreen) -> tuple[int, int, int]:
+    """(cards left, findings, new writes) as the review's header says them, checked against its group line and the
+    cards it holds."""
+    said = re.search(r" (\d+) cards? left \((\d+) findings?, (\d+) new writes?\)", header(screen))
+    assert said is not None, header(screen)
+    left, findings, new = (int(n) for n in said.groups())
+    bar = [int(n) for n in re.findall(r"\d \w+ (\d+)", str(screen.query_one("#card-groups").render()))]
+    assert left == len(screen.left()) == sum(bar)
+    assert findings == finding_count(screen.left()) and new == sum(c.kind == "new" for c in screen.left())
+    return left, findings, new
+
+
+async def test_the_counts_are_one_story_on_both_screens_after_leaving_and_in_the_reviews_record(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert any(len(c.members) > 1 for c in screen.cards), "a list card: one card, a finding for each memory"
+        left, findings, new = story(screen)
+        # `v` on a relative date stamps last_verified: the finding stays, a line further down, and is decided
+        screen.index = next(i for i, c in enumerate(screen.cards) if c.paths == ("project_recall_deadline.md",))
+        screen.show_card()
+        await pilot.pause(0.1)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["verify"]
+        assert story(screen) == (left - 1, findings - 1, new)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        main = str(app.main_screen.query_one("#header").render())
+        assert f"{findings - 1} findings to review" in main, main
+        screen = await open_review(app, pilot)  # the same review again: the decided card stays decided
+        assert story(screen) == (left - 1, findings - 1, new)
+        while screen.current() is not None:  # every card shown, so the review may be marked finished
+            await pilot.press("s")
+        total = len(screen.left()) + 1
+        assert f"1 committed · {total} cards" in header(screen), header(screen)
+        summary = str(screen.query_one("#summary-text").render())
+        assert f"{total} cards in this review: 1 decided" in summary, summary
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["review"]
+        assert f"; {total} cards." in git(demo.parent, "log", "-1", "--format=%B"), "the record says the same number"

@@ -14,7 +14,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import os
-from collections.abc import Callable
+from collections.abc import Callable, Collection
 from pathlib import Path
 from typing import Protocol, cast
 
@@ -44,6 +44,7 @@ from memtui.tui.dialogs import (
 )
 from memtui.tui.messages import Decide
 from memtui.tui.preview import Preview
+from memtui.tui.review_cursor import ReviewSession
 from memtui.tui.widgets import GROUPS, KeyLine, MemoryPane, footer_width, sorter
 from memtui.workspace import Workspace
 
@@ -58,6 +59,7 @@ class MainHost(Protocol):
     store_path: Path
     load_error: str
     editor_runner: EditorRunner
+    review_session: ReviewSession | None
 
     def reload(self, reason: str = "reload") -> None:
         """Read the store again."""
@@ -163,6 +165,10 @@ class MainScreen(Screen[None]):
         if self._told_before_compose is not None:
             first, self._told_before_compose = self._told_before_compose, None
             self.store_changed(first=first)
+
+    def on_screen_resume(self) -> None:
+        # back from the review: the cards it decided since the header was drawn are no longer to review
+        self.update_header()
 
     def on_resize(self, event: events.Resize) -> None:
         self._fit(event.size.width, event.size.height)
@@ -277,7 +283,11 @@ class MainScreen(Screen[None]):
         elif ws.report is None:
             state = Content("analysing…")
         else:
-            state = Content(_count_text(self.host.cards))
+            session = self.host.review_session
+            if session is None or session.finished:
+                state = Content(_count_text(self.host.cards, ()))
+            else:  # the cards the review under way decided are not to review again: its header and this one agree
+                state = Content(_count_text(session.holding_decided(self.host.cards), session.decided()))
         # what the person set (marks, sort, filter) comes before what the store says: a narrow terminal cuts the end
         parts = [Content(f"memtui · {ws.store.count_text()}")]
         if self.marked:
@@ -841,8 +851,8 @@ def _several(memories: list[Memory]) -> str:
     return f"{len(memories)} marked memories ({names}{', …' if len(memories) > 3 else ''})"
 
 
-def _count_text(cards: list[Card]) -> str:
-    counts = tally(cards)  # the review's own numbers, so both headers agree
+def _count_text(cards: list[Card], decided: Collection[Card]) -> str:
+    counts = tally(cards, decided)  # the review's own numbers, so both headers agree
     findings, new = counts.findings, counts.new_writes
     text = f"{findings} finding{'s' if findings != 1 else ''} to review"
     return text + (f" · {new} new write{'s' if new != 1 else ''}" if new else "")

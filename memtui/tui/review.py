@@ -238,7 +238,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "card stays for the others.",
         "A card counts as decided only once its commit exists; a refusal stays on the card with its reason. A card "
         "whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
-        "Counts: left is every card not yet decided (skipped ones too); the group line's numbers never change.",
+        "Counts: cards left is every card not yet decided (skipped ones too), and the group line adds up to it; a "
+        "list card is one card and one finding for each memory it lists (index hygiene is not counted as a finding), "
+        "and an agent write is a card, not a finding. The group line's numbers never change.",
         "u undoes this review's last decision only. ctrl+p opens the palette, which acts on this card.",
     )
 
@@ -324,6 +326,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             host.review_session = session
         self.session = session
         self.decisions, self.looked = session.decisions, session.looked
+        self.cards = session.holding_decided(self.cards)
         self.index = self._next_open(0)
 
     def on_resize(self, event: events.Resize) -> None:
@@ -350,7 +353,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """The analysis ended after the review opened: its queue becomes the review's, then the keys typed meanwhile
         act, in the order typed, as they would have on the first card."""
         self.ws = self.host.ws or self.ws
-        self.cards = self._queue()
+        self.cards = self.session.holding_decided(self._queue())
         self.index = self._next_open(0)
         self.show_card()
         typed, self.typed_ahead = self.typed_ahead, []
@@ -685,7 +688,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if self.current() is not None or self.finished or self._busy():
             return
         ours = {d.commit: d.action for d in self.decisions if d.commit}
-        cards = len({c.key for c in self.cards} | {d.card.key for d in (*self.decisions, *self.looked) if d.card})
+        cards = sum(self.card_counts())  # the number the end screen says
         store = self.store_path
 
         def finish(allow: bool, today: dt.date | None) -> ops.OpResult:

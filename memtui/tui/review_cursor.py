@@ -5,7 +5,7 @@ are mixins over it); at run time it is a plain class, and `ReviewScreen` in `rev
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import TYPE_CHECKING
@@ -15,7 +15,7 @@ from textual.widgets import SelectionList
 
 from memtui import claude_settings
 from memtui.core.model import Memory
-from memtui.review import Card
+from memtui.review import Card, current_card
 from memtui.tui.decisions import Operation, Outcome
 from memtui.workspace import Workspace
 
@@ -55,6 +55,23 @@ class ReviewSession:
     viewed: set[tuple[str, str, frozenset[str], bool]] = field(default_factory=set)
     """The cards shown at least once (`viewed_key`)."""
     finished: bool = False
+
+    def decided(self) -> set[Card]:
+        """Cards this review has decided (committed, or looked at with nothing to write), as they were decided."""
+        return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
+
+    def holding_decided(self, queue: Sequence[Card]) -> list[Card]:
+        """The queue as the store is now, with each card this review decided in its place as it was decided.
+
+        A decision may leave its card's finding in the store (a schema card verified, an edit that did not settle
+        the rule) with its text changed (a line number moved): still the card decided, not one to decide again, on
+        the main screen's count and when the review is opened again, as within the review (`_follow_store`)."""
+        swap: dict[Card, Card] = {}
+        for card in self.decided():
+            fresh = current_card(card, queue)
+            if fresh is not None:
+                swap.setdefault(fresh, card)
+        return [swap.get(c, c) for c in queue]
 
 
 def viewed_key(card: Card) -> tuple[str, str, frozenset[str], bool]:
@@ -168,7 +185,15 @@ class ReviewCursor(_Base):
 
     def decided(self) -> set[Card]:
         """Cards this review has decided (committed, or looked at with nothing to write)."""
-        return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
+        return self.session.decided()
+
+    def card_counts(self) -> tuple[int, int, int]:
+        """Every card of this review once, as (decided, made moot by its decisions, still to decide): the end screen
+        and the review's record in git say their sum, and the header's `cards left` is the last."""
+        done, left = self.decided(), self.left()
+        keys = {c.key for c in (*done, *left)}
+        moot = {c.key for d in (*self.decisions, *self.looked) for c in d.pruned} - keys
+        return len(done), len(moot), len(left)
 
     def _open(self, i: int, done: set[Card]) -> bool:
         card = self.cards[i]

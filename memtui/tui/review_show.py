@@ -71,9 +71,10 @@ class ReviewDrawing(ReviewCursor):
             summary.display = True
             unseen = len(self.never_shown())
             place = f"{unseen} card{'s' if unseen != 1 else ''} not yet shown" if unseen else "done"
+            total = _counted(sum(self.card_counts()), "card")
             header.update(
                 Content.assemble(
-                    Content(f"Review · {place} · {self._commit_count()} committed · {len(self.cards)} cards"),
+                    Content(f"Review · {place} · {self._commit_count()} committed · {total}"),
                     self._state_text(),
                 )
             )
@@ -86,7 +87,7 @@ class ReviewDrawing(ReviewCursor):
         header.update(
             Content.assemble(
                 render.styled(f"{group} {n} / {of}", "flag-new"),
-                Content(f" · {counts.left} left ({findings}, {new})"),
+                Content(f" · {_counted(counts.left, 'card')} left ({findings}, {new})"),
                 self._state_text(),
                 Content(" · "),
                 self._hook_text(),
@@ -227,7 +228,15 @@ class ReviewDrawing(ReviewCursor):
         if looked:
             lines.append(Content(f"  looked at, nothing to write: {looked}"))
         left = self.left()
-        lines += [Content(""), Content(f"{len(left)} cards skipped or left."), Content("")]
+        decided, moot, _ = self.card_counts()
+        lines += [
+            Content(""),
+            Content(
+                f"{_counted(decided + moot + len(left), 'card')} in this review: {decided} decided, {moot} settled by "
+                f"those decisions, {len(left)} skipped or left."
+            ),
+            Content(""),
+        ]
         unread = sum(c.kind == "new" for c in left)
         if self.finished:
             lines.append(render.styled("Marked finished in git: next week's queue starts here.", "badge-fresh"))
