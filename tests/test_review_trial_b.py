@@ -191,3 +191,34 @@ async def test_the_counts_are_one_story_on_both_screens_after_leaving_and_in_the
         await settle(app, pilot)
         assert head(demo)["Memtui-Action"] == ["review"]
         assert f"; {total} cards." in git(demo.parent, "log", "-1", "--format=%B"), "the record says the same number"
+
+
+# ---------------------------------------------------------------------------------------------- 4
+
+
+async def test_an_agent_write_memtui_recorded_during_the_review_is_no_longer_said_to_be_unrecorded(
+    demo: Path,
+) -> None:
+    written = "feedback_small_prs_zh.md"
+    assert written in git(demo.parent, "status", "--porcelain"), "the demo's agent left this write uncommitted"
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+
+        def explained() -> str:
+            """The explanation on the agent-write card of `written`, drawn now."""
+            screen.index = next(i for i, c in enumerate(screen.cards) if c.kind == "new" and c.paths == (written,))
+            screen.show_card()
+            return str(screen.query_one("#card-explain").render())
+
+        assert "not yet recorded in git (session unknown)" in explained()
+        # any decision records the agent's writes first, as their own commit
+        screen.index = next(i for i, c in enumerate(screen.cards) if c.kind == "stale")
+        screen.show_card()
+        await pilot.pause(0.1)
+        await pilot.press("v")
+        await settle(app, pilot)
+        recorded = git(demo.parent, "log", "-2", "--format=%s").splitlines()
+        assert recorded[0].startswith("memtui: verify") and recorded[1].startswith("memtui: record agent writes")
+        text = explained()
+        assert "not yet recorded" not in text and "recorded without a session (not by the hook)" in text, text

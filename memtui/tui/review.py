@@ -514,6 +514,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         elif not self.pending:  # a decision in flight redraws when its outcome arrives
             self._follow_store()
             self.show_card()
+        # who wrote what, read again: a decision (or the hook) may have just recorded the agent's writes in git
+        self._read_context()
 
     # ------------------------------------------------------------------------------------------ deciding
 
