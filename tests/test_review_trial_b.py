@@ -12,13 +12,13 @@ from collections.abc import Callable
 from pathlib import Path
 
 from conftest import git, memory
-from test_review_flow import SIZE, TODAY, head, make_app, open_review
+from test_review_flow import SIZE, TODAY, head, head_sha, make_app, open_review
 from textual.widgets import SelectionList
 
 from memtui import ops
 from memtui.review import finding_count
 from memtui.tui.app import MemtuiApp
-from memtui.tui.dialogs import ArchiveDialog
+from memtui.tui.dialogs import ArchiveDialog, MergeDialog
 from memtui.tui.pilot import settle
 from memtui.tui.review import ReviewScreen
 
@@ -222,3 +222,28 @@ async def test_an_agent_write_memtui_recorded_during_the_review_is_no_longer_sai
         assert recorded[0].startswith("memtui: verify") and recorded[1].startswith("memtui: record agent writes")
         text = explained()
         assert "not yet recorded" not in text and "recorded without a session (not by the hook)" in text, text
+
+
+# ---------------------------------------------------------------------------------------------- 6
+
+
+async def test_a_refusal_is_not_left_on_the_card_once_its_dialog_is_cancelled(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        refusal = screen.query_one("#card-refusal")
+        for opened, keys in ((MergeDialog, ("ctrl+s",)), (ArchiveDialog, ("ctrl+u", "enter"))):
+            before = head_sha(demo)
+            await pilot.press("m" if opened is MergeDialog else "a")
+            await settle(app, pilot)
+            dialog = app.screen
+            assert isinstance(dialog, opened)
+            await pilot.press(*keys)  # the suggested merge of a plain contradiction; an archive without a reason
+            await settle(app, pilot)
+            assert app.screen is dialog and dialog.refusal and head_sha(demo) == before, "refused, in the dialog"
+            await pilot.press("escape")
+            await settle(app, pilot)
+            assert app.screen is screen and screen.current() == card
+            assert not refusal.display and "Refused" not in str(refusal.render()), str(refusal.render())

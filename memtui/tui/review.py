@@ -259,7 +259,11 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         self.pending = ""
         """The label of the decision being written, while one is."""
         self.refusal = ""
-        """Why the last decision on this card was refused (shown on the card until it moves on)."""
+        """Why the last decision on this card was refused (shown on the card until it moves on, or until the dialog
+        it was made in is cancelled)."""
+        self.change_refusal = ""
+        """The last refusal because a file changed on disk: it stays when its dialog is cancelled, as it says why
+        the card shows another text."""
         self.sessions: dict[str, tuple[str, ...]] = {}
         """Per memory, the Claude Code sessions that wrote it since the last review (read in the background)."""
         self.hook: claude_settings.Status | None = None
@@ -580,6 +584,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             if card in self.cards:
                 self.index = self.cards.index(card)
             self.refusal = outcome.message
+            self.change_refusal = outcome.message if outcome.change is not None else ""
             self.show_card()
             return
         before = self.left()

@@ -101,6 +101,7 @@ class ReviewCursor(_Base):
     finished: bool
     pending: str
     refusal: str
+    change_refusal: str
     sessions: dict[str, tuple[str, ...]]
     hook: claude_settings.Status | None
     marks: set[str]

@@ -73,13 +73,21 @@ class ReviewDeciding(ReviewCursor):
                 reply=self._following(expected, reply),
             )
 
-        self.app.push_screen(ArchiveDialog(target.title, default, submit))
+        self.app.push_screen(ArchiveDialog(target.title, default, submit), self._dialog_closed)
 
     @staticmethod
     def _alone(card: Card, path: str) -> tuple[str, ...]:
         """What a decision on one memory of `card` names apart from the card (`_ask`'s `marked`): on a list card the
         memory itself, so the card is not taken out with the other memories it lists; elsewhere nothing."""
         return (path,) if card.is_bulk else ()
+
+    def _dialog_closed(self, answer: object) -> None:
+        """A dialog over the card closed: cancelled (None), no decision was asked, so a refusal the card says is
+        spent (the dialog said any refusal of its own, and the person chose not to try again); unless it is a file
+        changed on disk, which says why the card now shows another text."""
+        if answer is None and not self.pending and self.refusal != self.change_refusal:
+            self.refusal = ""
+            self.show_card()
 
     def _following(self, hashes: dict[str, str], reply: Callable[[Outcome], None]) -> Callable[[Outcome], None]:
         """A deciding dialog's `reply`, after `hashes` follow a file that changed on disk (`follow_changed`; `_ask`
@@ -150,7 +158,7 @@ class ReviewDeciding(ReviewCursor):
                 reply=self._following(hashes, reply),
             )
 
-        self.app.push_screen(MergeDialog([older, newer], newer.path, settles, submit))
+        self.app.push_screen(MergeDialog([older, newer], newer.path, settles, submit), self._dialog_closed)
 
     def action_edit(self) -> None:
         """Edit the memory (the newer of a pair)."""
@@ -167,7 +175,9 @@ class ReviewDeciding(ReviewCursor):
         store, expected = self.store_path, m.content_hash
 
         def done(text: str | None) -> None:
-            if text is not None and text != m.text:
+            if text is None or text == m.text:
+                self._dialog_closed(None)
+            else:
                 new = keep_final_newline(m.text, text)
                 self._ask(
                     "Edit",
@@ -265,7 +275,9 @@ class ReviewDeciding(ReviewCursor):
 
         def done(date: dt.date | None) -> None:
             plan = dialog.plan  # the lines the person was shown: the dialog writes no date before it has them
-            if date is not None and plan is not None:
+            if date is None or plan is None:
+                self._dialog_closed(None)
+            else:
                 self._ask(
                     "Fix date",
                     "date fixed",
@@ -331,7 +343,7 @@ class ReviewDeciding(ReviewCursor):
             )
 
         title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
-        self.app.push_screen(ArchiveDialog(title, reason, submit, count=len(paths)))
+        self.app.push_screen(ArchiveDialog(title, reason, submit, count=len(paths)), self._dialog_closed)
 
     def _verify_marked(self) -> None:
         """Verify every marked memory (still true: stamps last_verified) in one commit."""
