@@ -82,7 +82,7 @@ class Card:
 class Tally:
     """The review's numbers, every one counted from the same cards: those still to decide, skipped ones included.
 
-    The review's header (`pairs 2 / 5 · 30 left (24 findings, 6 new writes)`), its group line (`1 pairs 5 ·
+    The review's header (`pairs 2 / 5 · 30 cards left (24 findings, 6 new writes)`), its group line (`1 pairs 5 ·
     2 agent 6 …`) and the main screen's header read them here, so they always agree: a skip or a jump moves the
     cursor and changes no count; a decision takes its card (and the cards it made moot) out.
     """
