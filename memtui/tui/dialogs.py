@@ -115,6 +115,27 @@ def type_into(box: Input, event: events.Key, submit: Callable[[], None]) -> bool
     return True
 
 
+class TypedAhead:
+    """For a dialog with one input and a `_confirm`: keys typed before the input has the focus go into it —
+    those that reached the screen below in the instant after the key that opened the dialog
+    (`take_typed_ahead`, called by the app) and those that reach the dialog itself before its focus lands."""
+
+    def _confirm(self) -> None:
+        raise NotImplementedError
+
+    def take_typed_ahead(self, event: events.Key) -> None:
+        """A key typed in the instant after the one that opened the dialog goes into its input."""
+        assert isinstance(self, ModalScreen)
+        type_into(self.query_one(Input), event, self._confirm)
+
+    def on_key(self, event: events.Key) -> None:
+        """Keys reaching the dialog before its input has the focus go into it."""
+        assert isinstance(self, ModalScreen)
+        if self.focused is None and type_into(self.query_one(Input), event, self._confirm):
+            event.stop()
+            event.prevent_default()
+
+
 class DecidingDialog(ModalScreen[AnswerT | None]):
     """A dialog whose answer is a decision: it stays open until the decision is made.
 
@@ -195,7 +216,7 @@ class DecidingDialog(ModalScreen[AnswerT | None]):
         return not (action == "cancel" and self.waiting)
 
 
-class ArchiveDialog(DecidingDialog[str]):
+class ArchiveDialog(TypedAhead, DecidingDialog[str]):
     """Ask for the reason to archive a memory; `enter` archives, `escape` cancels. A refusal (no reason, the
     file changed on disk, ...) is said here and the reason typed is kept."""
 
@@ -223,16 +244,6 @@ class ArchiveDialog(DecidingDialog[str]):
 
     def on_mount(self) -> None:
         self.query_one(Input).focus()
-
-    def take_typed_ahead(self, event: events.Key) -> None:
-        """A key typed in the instant after the one that opened the dialog goes into the reason."""
-        type_into(self.query_one(Input), event, self._confirm)
-
-    def on_key(self, event: events.Key) -> None:
-        """Keys reaching the dialog before the reason has the focus go into it."""
-        if self.focused is None and type_into(self.query_one(Input), event, self._confirm):
-            event.stop()
-            event.prevent_default()
 
     @on(Input.Submitted)
     @on(Button.Pressed, "#ok")
@@ -559,7 +570,7 @@ class KeptEditDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class FixDateDialog(ModalScreen[dt.date | None]):
+class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
     """A relative date and the date it meant: the line before and after the fix, and the day it was counted from.
     Nothing is written until the person confirms (and may correct the date); when the day it was written is not
     known, no date is proposed and the person types the one it meant.
@@ -650,16 +661,6 @@ class FixDateDialog(ModalScreen[dt.date | None]):
         self._show_status()
         if self._preview is not None and self.reading:
             self._read_plan(self._preview)
-
-    def take_typed_ahead(self, event: events.Key) -> None:
-        """A key typed in the instant after `f` (it reached the screen below) goes into the date."""
-        type_into(self.query_one(Input), event, self._confirm)
-
-    def on_key(self, event: events.Key) -> None:
-        """Keys reaching the dialog before the date has the focus go into it."""
-        if self.focused is None and type_into(self.query_one(Input), event, self._confirm):
-            event.stop()
-            event.prevent_default()
 
     @work(thread=True, exclusive=True, group="fix-date-preview", exit_on_error=False, description="Reading history")
     def _read_plan(self, preview: Callable[[], DateFix]) -> None:
