@@ -118,8 +118,9 @@ def named_quantities(description: str, body: str) -> dict[str, tuple[str, str]]:
     A name given two values in one memory is left out (a history or an example), and so are lines that speak of
     the past ("previously 10s") or a change ("from 10s to 5s"): what is left is what the memory states as current.
     """
-    if not any(ch.isdigit() for ch in description + body):
-        return {}
+    text = description + "\n" + body
+    if _NAMED_QUANTITY.search(text) is None:
+        return {}  # most memories name no quantity: one scan instead of one a line
     lines = [description] + [_BULLET.sub("", ln.strip(), count=1) for ln in body.splitlines() if ln.strip()]
     seen: dict[str, set[str]] = defaultdict(set)
     line_of: dict[str, str] = {}
