@@ -281,8 +281,9 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     repository's first), including uncommitted writes, and not settled by a person since.
 
     Only the agent's writes count: every file a `Memtui-Actor: agent` commit after `commit` wrote (`Event.memories`,
-    also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only what those wrote (`agent_diff`). A write a person approved
-    or rewrote after it (`SETTLING`) is decided: it leaves the queue for good, not just for one screen.
+    also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only
+    what those wrote (`agent_diff`). A write a person approved or rewrote after it (`SETTLING`) is decided: it leaves
+    the queue for good, not just for one screen.
     """
     events = repo.history()
     undone = undone_commits(events)
@@ -329,9 +330,14 @@ def _settled(touching: Sequence[str], events: Mapping[str, Event]) -> bool:
     return False
 
 
+def _by_agent(sha: str, events: Mapping[str, Event]) -> bool:
+    """Whether a commit is the agent's write (recorded by memtui or its hook)."""
+    return (event := events.get(sha)) is not None and event.action == "agent-write"
+
+
 def _only_agent(touching: Sequence[str], events: Mapping[str, Event]) -> bool:
     """Whether every one of the commits that touched a file is the agent's write (none at all included)."""
-    return all(events.get(sha) is not None and events[sha].action == "agent-write" for sha in touching)
+    return all(_by_agent(sha, events) for sha in touching)
 
 
 def agent_diff(
@@ -349,7 +355,7 @@ def agent_diff(
     `StoreRepo.diffs_since` of many files at once, when given: a file it leaves out has none); where memtui's own
     decisions (a merge into it, a date fixed…) or other commits came between, each run of the agent's changes is
     diffed on its own, from the version before it, so no text memtui wrote is shown as the agent's."""
-    agent = [events.get(sha) is not None and events[sha].action == "agent-write" for sha in touching]
+    agent = [_by_agent(sha, events) for sha in touching]
     if all(agent):
         diff = diffs.get(name, "") if diffs is not None else repo.diff_since(since, name)
         return diff or _untracked_diff(repo.work_tree / name)

@@ -397,28 +397,7 @@ def test_check_and_the_workspace_honour_a_kept_pair_until_either_changes(store: 
     from memtui.core.store import load_store
     from memtui.workspace import Workspace, analyse, open_store
 
-    write_files(
-        store,
-        {
-            "feedback_use_npm.md": memory(
-                "feedback_use_npm", description="Install packages with npm", body="Use npm for installs and scripts."
-            ),
-            "feedback_use_bun.md": memory(
-                "feedback_use_bun",
-                description="The repo switched to bun",
-                body="The repo switched to bun; don't run npm install any more.",
-            ),
-        },
-    )
-    git(store.parent, "add", "-A")
-    git(store.parent, "commit", "-q", "-m", "two rules")
-    pair = {"feedback_use_npm.md", "feedback_use_bun.md"}
-
-    def flagged() -> list[dict[str, object]]:
-        out = run("check", str(store), "--json", "--today", DAY.isoformat())
-        return [f for f in json.loads(out.stdout)["findings"] if set(f["paths"]) == pair]
-
-    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    _, flagged = _kept_pair_store(store)
     memories = {m.path: m for m in load_store(store).memories}
     ops.keep_both(store, memories["feedback_use_npm.md"], memories["feedback_use_bun.md"], kind="contradiction")
     assert flagged() == []
@@ -434,7 +413,7 @@ def test_check_and_the_workspace_honour_a_kept_pair_until_either_changes(store: 
     # an edit to either memory is a new text: the pair is flagged again
     text = (store / "feedback_use_bun.md").read_text()
     ops.edit(store, "feedback_use_bun.md", text.replace("any more.", "any more, ever."), today=DAY)
-    assert [f["kind"] for f in flagged()] == ["contradiction"]
+    assert flagged() == ["contradiction"]
     assert pairs(analyse(open_store(store, DAY))) == ["contradiction"]
 
 

@@ -428,35 +428,18 @@ def _set_line(lines: list[str], key: str, rendered: str, under: str | None) -> l
     return _set_line(lines, key, rendered, None)
 
 
-def remove_keys(text: str, keys: list[str]) -> str:
-    """Remove top-level single-line keys from the front matter, leaving every other line as it was."""
-    block, end = split_block(text)
+def remove_keys(text: str, keys: list[str], *, nested: bool = False) -> str:
+    """Remove keys from the front matter, with the indented lines that continue their values, leaving every other
+    line as it was: top-level keys, or with `nested` those at any depth too (Gen B memories keep some under
+    `metadata:`). Raises FrontMatterError when the front matter cannot be split off."""
+    block, _ = split_block(text)
     if block is None:
         return text
     opening = _OPEN.match(text)
     assert opening is not None
     start = opening.end()
-    kept: list[str] = []
-    for line in block.splitlines(keepends=True):
-        if any(re.match(rf"^{re.escape(k)}\s*:", line) for k in keys):
-            continue
-        kept.append(line)
-    return text[:start] + "".join(kept) + text[start + len(block) :]
-
-
-def without_key(text: str, key: str) -> str:
-    """The text with every front-matter line setting `key` removed, at any depth (Gen B memories keep it under
-    `metadata:`), with the indented lines that continue its value; the text as it is when it has no block."""
-    try:
-        block, _ = split_block(text)
-    except FrontMatterError:
-        return text
-    if block is None:
-        return text
-    opening = _OPEN.match(text)
-    assert opening is not None
-    start = opening.end()
-    pattern = re.compile(rf"^([ \t]*){re.escape(key)}\s*:")
+    names = "|".join(re.escape(k) for k in keys)
+    pattern = re.compile(rf"^([ \t]*)(?:{names})\s*:" if nested else rf"^()(?:{names})\s*:")
     kept: list[str] = []
     inside_value: int | None = None  # the indent of the removed key while its value may continue
     for line in block.splitlines(keepends=True):

@@ -31,7 +31,11 @@ def unstamped_hash(memory: Memory) -> str:
     its `VERIFY_STAMP` lines. For a file without a stamp or a byte-order mark it is its `content_hash`."""
     if not memory.text:
         return memory.content_hash  # undecodable or unreadable: its bytes are all there is
-    return sha256(frontmatter.without_key(memory.text, VERIFY_STAMP).encode("utf-8"))
+    try:
+        text = frontmatter.remove_keys(memory.text, [VERIFY_STAMP], nested=True)
+    except frontmatter.FrontMatterError:
+        text = memory.text
+    return sha256(text.encode("utf-8"))
 
 
 def decode(data: bytes) -> str:
