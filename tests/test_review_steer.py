@@ -387,3 +387,39 @@ async def test_before_any_finished_review_the_agents_uncommitted_writes_are_new_
         await pilot.press("2")  # back to the agent's write, skipped
         left, findings, new, bar = counts(app, screen)
         assert (left, findings, new) == (1, 0, 1) and bar == {"agent": (2, 1)}  # committed, and still new
+
+
+async def test_an_approved_write_the_agent_rewrites_during_the_review_comes_back_as_a_card(tmp_path: Path) -> None:
+    from conftest import init_repo, write_files
+
+    top = tmp_path / "proj"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": "- [Tabs](feedback_tabs.md) — tabs\n",
+            "memory/feedback_tabs.md": memory(
+                "feedback_tabs", body="Indent Go with tabs.\n\n**Why:** gofmt.\n\n**How to apply:** always."
+            ),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    fresh = store / "user_fresh.md"
+    fresh.write_text(memory("user_fresh", "user", body="User reads diffs in a pager."))
+    with (store / "MEMORY.md").open("a", encoding="utf-8") as index:
+        index.write("- [Fresh](user_fresh.md) — pager\n")
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        assert [c.paths for c in screen.left() if c.kind == "new"] == [("user_fresh.md",)]
+        await pilot.press("2", "v")  # approve the agent's write
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["verify"]
+        assert not [c for c in screen.left() if c.kind == "new"]
+        # the agent rewrites the memory it wrote, while the review is still open
+        fresh.write_text(fresh.read_text(encoding="utf-8") + "\nUser now prefers side-by-side diffs.\n")
+        app.reload("disk")
+        await settle(app, pilot)
+        back = [c for c in screen.left() if c.kind == "new"]
+        assert [c.paths for c in back] == [("user_fresh.md",)], "the new write is a card of its own"
+        assert "side-by-side" in back[0].diff

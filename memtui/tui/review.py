@@ -481,14 +481,14 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return
         self.ws = ws
         queue = self._queue()
-        done = self.decided()
+        done, settled = self.decided(), self.session.settled_writes()
         kept: list[Card] = []
         held: list[Card] = []  # the queue's cards the review holds (a decided card's, as it is now, too)
         index = None
         for i, card in enumerate(self.cards):
             if i == self.index:
                 index = len(kept)
-            fresh = current_card(card, queue)
+            fresh = None if card in settled else current_card(card, queue)
             if card in done:
                 kept.append(card)
             elif fresh is None or fresh in held:

@@ -60,6 +60,15 @@ class ReviewSession:
         """Cards this review has decided (committed, or looked at with nothing to write), as they were decided."""
         return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
 
+    def settled_writes(self) -> set[Card]:
+        """The agent's writes this review approved or rewrote: a card for the same memory in the queue after that
+        is a newer write of the agent's (`review.changed_since` leaves a settled one out), a card of its own."""
+        return {
+            d.card
+            for d in self.decisions
+            if d.closes and d.card is not None and d.card.kind == "new" and d.action in SETTLING_WORDS
+        }
+
     def holding_decided(self, queue: Sequence[Card]) -> list[Card]:
         """The queue as the store is now, with each card this review decided in its place as it was decided.
 
@@ -67,11 +76,16 @@ class ReviewSession:
         the rule) with its text changed (a line number moved): still the card decided, not one to decide again, on
         the main screen's count and when the review is opened again, as within the review (`_follow_store`)."""
         swap: dict[Card, Card] = {}
-        for card in self.decided():
+        settled = self.settled_writes()
+        for card in self.decided() - settled:
             fresh = current_card(card, queue)
             if fresh is not None:
                 swap.setdefault(fresh, card)
         return [swap.get(c, c) for c in queue]
+
+
+SETTLING_WORDS = frozenset({"verified", "edited"})
+"""The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
 
 
 def viewed_key(card: Card) -> tuple[str, str, frozenset[str], bool]:
