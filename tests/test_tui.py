@@ -1129,3 +1129,21 @@ async def test_a_reason_typed_in_the_instant_after_a_is_the_reason_and_a_refusal
         await pilot.press("enter")
         await settle(app, pilot)
         assert head(demo)["Memtui-Action"] == ["archive"] and head(demo)["Memtui-Reason"] == ["old rules"]
+
+
+async def test_the_history_filter_finds_every_memory_of_a_batch_decision(demo: Path) -> None:
+    ops.archive_many(demo, ["user_editor.md", "feedback_log_fields.md"], reason="both out of date", today=TODAY)
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("H")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, HistoryScreen)
+        table = screen.query_one(DataTable)
+        await pilot.press("slash", *"log_fields")
+        await pilot.pause(0.2)
+        rows = [table.get_row_at(i) for i in range(table.row_count)]
+        archived = [r[2].plain for r in rows if r[1].plain == "archive"]
+        assert archived, "the second memory of the batch archive is found too"
+        assert archived == ["feedback_log_fields.md (+1)"], "labelled by the memory found, and one more named"

@@ -208,10 +208,11 @@ class HistoryScreen(Screen[None]):
         events = revoked_events(self.events) if self.revoked else self.events
         if self.filter_text:
             needle = self.filter_text.casefold()
+            # every memory a decision names is searched; one found past the first labels the row
             events = [
-                e
+                e.about([m for m in e.memories if needle in m.casefold()])
                 for e in events
-                if needle in f"{e.action} {e.memory} {e.reason} {e.superseded_by} {e.author}".casefold()
+                if needle in f"{e.action} {' '.join(e.memories)} {e.reason} {e.superseded_by} {e.author}".casefold()
             ]
         return events
 
@@ -252,7 +253,7 @@ class HistoryScreen(Screen[None]):
             table.add_row(
                 Content(e.date[:10]),
                 action_cell,
-                render.plain(cut(_short(e.memory), w["memory"])),
+                render.plain(_memory_cell(e, w["memory"])),
                 render.plain(cut(self.reason(e), w["reason"])),
                 render.plain(cut(_short(e.superseded_by), w["replaced by"])),
                 render.plain(cut(e.author, w["author"])),
@@ -475,6 +476,12 @@ class HistoryScreen(Screen[None]):
             ("history: Help", self.action_help, "This screen's keys"),
             ("history: Back", self.action_leave, "Back to the panes"),
         ]
+
+
+def _memory_cell(event: Event, width: int) -> str:
+    """The event's first memory, cut to `width` with room kept for how many more it names ("(+2)")."""
+    more = f" (+{len(event.memories) - 1})" if len(event.memories) > 1 else ""
+    return cut(_short(event.memory), width - len(more)) + more
 
 
 def _short(path: str) -> str:
