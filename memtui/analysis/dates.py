@@ -488,8 +488,9 @@ def names_range(phrase: str) -> bool:
     return zh is not None and isinstance(_resolve_zh(zh, anchor), tuple)
 
 
+# a month's name starts a word (the lookbehind): a search stays linear, though these are only matched whole
 _TYPED_MONTH = re.compile(
-    r"(?P<y>\d{4})-(?P<m>\d{1,2})|(?P<zy>\d{4})年(?P<zm>\d{1,2})月|(?P<name>[A-Za-z]+)\s+(?P<ny>\d{4})"
+    r"(?P<y>\d{4})-(?P<m>\d{1,2})|(?P<zy>\d{4})年(?P<zm>\d{1,2})月|(?P<name>(?<![A-Za-z])[A-Za-z]+)\s+(?P<ny>\d{4})"
 )
 _TYPED_YEAR = re.compile(r"(\d{4})年?")
 
