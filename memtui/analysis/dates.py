@@ -79,15 +79,22 @@ class RelativeDate:
             return self.suggestion.isoformat()
         if self.span is None:
             return None
-        first, last = self.span
-        chinese = any("\u4e00" <= ch <= "\u9fff" for ch in self.phrase)
-        if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31):
-            return f"{first.year}年" if chinese else str(first.year)
-        if first.day == 1 and last == _month_end(first):
-            return f"{first.year}年{first.month}月" if chinese else f"{_MONTHS[first.month - 1]} {first.year}"
-        if chinese:
-            return f"{first.isoformat()}—{last.isoformat()}"
-        return f"the {'weekend' if first.weekday() == 5 else 'week'} of {first.isoformat()}"
+        return _span_text(*self.span, chinese=_chinese(self.phrase))
+
+
+def _chinese(phrase: str) -> bool:
+    return any("\u4e00" <= ch <= "\u9fff" for ch in phrase)
+
+
+def _span_text(first: dt.date, last: dt.date, *, chinese: bool) -> str:
+    """A span of days said absolutely, in the phrase's language: "2027", "October 2026", "the week of 2026-11-16"."""
+    if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31):
+        return f"{first.year}年" if chinese else str(first.year)
+    if first.day == 1 and last == _month_end(first):
+        return f"{first.year}年{first.month}月" if chinese else f"{_MONTHS[first.month - 1]} {first.year}"
+    if chinese:
+        return f"{first.isoformat()}—{last.isoformat()}"
+    return f"the {'weekend' if first.weekday() == 5 else 'week'} of {first.isoformat()}"
 
 
 def _next_weekday(anchor: dt.date, weekday: int, *, strictly_next_week: bool = False) -> dt.date:
@@ -469,3 +476,64 @@ def dated_hits(
             hit = RelativeDate(phrase, line, None, None, base, shown, column)
         hits.append(replace(hit, base=base))
     return hits
+
+
+def names_range(phrase: str) -> bool:
+    """Whether a relative date phrase ("last month", "this week", "明年") names a span of days, not one day."""
+    anchor = dt.date(2001, 1, 1)  # any day: the shape of the answer does not depend on it
+    en = _EN.fullmatch(phrase.strip())
+    if en is not None:
+        return isinstance(_resolve_en(en, anchor), tuple)
+    zh = _ZH.fullmatch(phrase.strip())
+    return zh is not None and isinstance(_resolve_zh(zh, anchor), tuple)
+
+
+# a month's name starts a word (the lookbehind): a search stays linear, though these are only matched whole
+_TYPED_MONTH = re.compile(
+    r"(?P<y>\d{4})-(?P<m>\d{1,2})|(?P<zy>\d{4})年(?P<zm>\d{1,2})月|(?P<name>(?<![A-Za-z])[A-Za-z]+)\s+(?P<ny>\d{4})"
+)
+_TYPED_YEAR = re.compile(r"(\d{4})年?")
+
+
+def read_typed(value: str) -> Resolved:
+    """The day (2026-10-14), month (2026-10, "October 2026", "2026年10月") or year (2027, "2027年") a person gave,
+    a month or year as its first and last day. Raises ValueError for anything else."""
+    value = " ".join(value.split())
+    month = _TYPED_MONTH.fullmatch(value)
+    if month is not None:
+        names = [name.lower() for name in _MONTHS]
+        if month["name"] and month["name"].lower() not in names:
+            raise ValueError(f"{value!r} names no month")
+        number = names.index(month["name"].lower()) + 1 if month["name"] else int(month["m"] or month["zm"])
+        if not 1 <= number <= 12:
+            raise ValueError(f"{value!r} names no month")
+        return _month(int(month["y"] or month["zy"] or month["ny"]), number - 1)  # year 0 raises ValueError
+    year = _TYPED_YEAR.fullmatch(value)
+    if year is not None:
+        return _year(int(year[1]))
+    return dt.date.fromisoformat(value)
+
+
+def written_as(typed: str, phrase: str, proposal: str | None = None) -> str:
+    """The text `fix-date` writes in place of `phrase` for what a person gave (typed in the dialog, `--date`).
+
+    memtui's `proposal` given back as offered is written as it is ("the week of 2026-11-16" too); a day is written
+    as an ISO date, whatever the phrase; a month or a year only for a phrase that names a range ("last month"),
+    said as a range is ("October 2026", "2026年10月"): for "tomorrow", "2026-11" is a day half typed. Raises
+    ValueError, saying what may be given, for anything else.
+    """
+    value = " ".join(typed.split())
+    if proposal is not None and value == proposal:
+        return proposal
+    ranged = names_range(phrase)
+    try:
+        read = read_typed(value)
+    except ValueError:
+        read = None
+    if isinstance(read, dt.date):
+        return read.isoformat()
+    if read is not None and ranged:
+        return _span_text(*read, chinese=_chinese(phrase))
+    if ranged:
+        raise ValueError(f"{value!r} is not a day like 2026-10-14, a month like 2026-10 or a year like 2027")
+    raise ValueError(f"{value!r} is not a day like 2026-12-03")

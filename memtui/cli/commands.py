@@ -381,12 +381,21 @@ def cmd_edit(args: argparse.Namespace) -> int:
 
 
 def cmd_fix_date(args: argparse.Namespace) -> int:
-    """`memtui fix-date STORE FILE [--phrase TEXT] [--date YYYY-MM-DD]`."""
+    """`memtui fix-date STORE FILE [--phrase TEXT] [--date DATE]`: DATE a day, or for a range a month or year."""
     from memtui import ops
+    from memtui.analysis.dates import read_typed
 
     store = _store_path(args.store)
-    date = _today(args.date, "--date") if args.date else None
-    return _print_result(ops.fix_date(store, _file_arg(store, args.file), phrase=args.phrase, date=date))
+    if args.date:
+        try:
+            read_typed(args.date)
+        except ValueError:
+            raise UsageError(
+                f"--date {args.date!r}: expected a day like 2026-11-30 (for a range, a month like 2026-10 or a year "
+                "like 2027)"
+            ) from None
+    # the text as given: whether a month or a year fits is the phrase's to say (ops.fix_date)
+    return _print_result(ops.fix_date(store, _file_arg(store, args.file), phrase=args.phrase, date=args.date))
 
 
 def cmd_undo(args: argparse.Namespace) -> int:

@@ -121,8 +121,9 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument("--phrase", help="which relative date to fix (default: the first one found)")
     p.add_argument(
         "--date",
-        metavar="YYYY-MM-DD",
-        help="the date to write (default: counted from the day the phrase was written, when that"
+        metavar="DATE",
+        help="the date to write: a day (YYYY-MM-DD), or for a range ('last month') a month (YYYY-MM, written"
+        " 'October 2026') or a year (YYYY) (default: counted from the day the phrase was written, when that"
         " is known: a dated heading above it, a date in its name, its front-matter dates, else its first commit)",
     )
 

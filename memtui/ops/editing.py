@@ -215,6 +215,12 @@ class DateFix:
             return f"counted from {self.base.date.isoformat()}, {self.base.source}"
         return "the date given"
 
+    def written(self, given: str) -> str:
+        """The text written in place of the phrase for what a person gave (`dates.written_as`): the proposal as
+        offered, a day, or for a range a month or year. Raises ValueError, saying what may be given, for anything
+        else."""
+        return reldates.written_as(given, self.phrase, self.proposal)
+
     def shown(self, replacement: str) -> tuple[str, ...]:
         """Each changed line before and after (`line 9: - …`, `line 9: + …`), as the CLI prints and a dialog shows."""
         out: list[str] = []
@@ -323,13 +329,17 @@ def fix_date(
     file: str,
     *,
     phrase: str | None = None,
-    date: dt.date | None = None,
+    date: dt.date | str | None = None,
     lines: Sequence[int] | None = None,
     expected_hash: str | None = None,
     today: dt.date | None = None,
     allow_secret: bool = False,
 ) -> OpResult:
     """Replace a relative date ("tomorrow", "下周四") with the absolute date it meant (or the one given).
+
+    `date` is a day, or what a person typed (`DateFix.written`): memtui's proposal as offered, a day
+    (YYYY-MM-DD), or for a phrase that names a range ("last month") a month (2026-10, written "October 2026")
+    or a year (2027); anything else is refused, writing nothing.
 
     The date it meant is the one `check` offers (`dates.dated_phrases`): counted from a dated heading above the
     phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
@@ -352,7 +362,13 @@ def fix_date(
                 f"{memory.path}: fixing {plan.phrase!r} would change line(s) {', '.join(map(str, plan.numbers))}, "
                 f"not the line(s) shown ({shown}); nothing was changed — look again"
             )
-        replacement = date.isoformat() if date else plan.proposal
+        if isinstance(date, str):
+            try:
+                replacement: str | None = plan.written(date)
+            except ValueError as exc:
+                raise OpError(f"{memory.path}: {exc}; nothing was changed") from None
+        else:
+            replacement = date.isoformat() if date else plan.proposal
         if replacement is None:
             base = plan.base
             if plan.withheld:

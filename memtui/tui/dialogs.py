@@ -5,7 +5,6 @@ Over 400 lines because it holds every dialog: each is small, self-contained, and
 
 from __future__ import annotations
 
-import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass
@@ -22,6 +21,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from textual.widgets.input import Selection
 
 from memtui import ops
+from memtui.analysis.dates import names_range, written_as
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.ops import DateFix
@@ -570,15 +570,18 @@ class KeptEditDialog(ModalScreen[str | None]):
         self.dismiss(None)
 
 
-class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
-    """A relative date and the date it meant: the line before and after the fix, and the day it was counted from.
-    Nothing is written until the person confirms (and may correct the date); when the day it was written is not
-    known, no date is proposed and the person types the one it meant.
+class FixDateDialog(TypedAhead, ModalScreen[str | None]):
+    """A relative date and what it meant: the line before and after the fix, and the day it was counted from.
+    Nothing is written until the person confirms; the answer is the text written in place of the phrase, as the
+    line after showed it. memtui's proposal is offered as the finding says it (a range as a range: "October 2026");
+    the person may type a day instead, or for a range a month (2026-10) or a year (`dates.written_as`). When the day
+    it was written is not known, nothing is offered and the person types the date it meant.
 
     Every line the fix writes (`plan`) is read from the store's history, which on a long one takes a while: given
     `preview` instead of a plan, the dialog opens at once on the finding's own line and reads the plan in a worker.
-    What is typed meanwhile stays; enter (or the button) pressed meanwhile writes once the plan is read and shown,
-    with the lines it names, and typing after it takes that enter back."""
+    Once read, the plan's proposal and base replace the finding's, unless the person typed over the offer. What is
+    typed meanwhile stays; enter (or the button) pressed meanwhile writes once the plan is read and shown, with the
+    lines it names, and typing after it takes that enter back (so does a proposal the plan changed)."""
 
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
 
@@ -587,7 +590,7 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
         title: str,
         phrase: str,
         context: str,
-        suggestion: str,
+        proposal: str,
         base: str = "",
         plan: DateFix | None = None,
         *,
@@ -597,8 +600,10 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
         self._title = title
         self.phrase = phrase
         self.context_line = context
-        self._suggestion = suggestion
-        self.base = base
+        self.offered = (plan.proposal or "") if plan is not None else proposal
+        """What memtui offers in place of the phrase: the finding's until the plan is read, then the plan's."""
+        self.base = counted_line(plan) if plan is not None else base
+        self.ranged = names_range(phrase)
         self.plan = plan
         """Every line the fix writes (`ops.fix_date_preview`): shown before and after, and nothing else written."""
         self._preview = preview if plan is None else None
@@ -619,17 +624,18 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
         return "\n".join(f"before  line {fix.number}: {fix.text.strip()}" for fix in self.plan.lines)
 
     def compose(self) -> ComposeResult:
+        forms = "a day YYYY-MM-DD, a month YYYY-MM or a year YYYY" if self.ranged else "YYYY-MM-DD"
         with Vertical(classes="dialog"):
             yield Label(plain(f"Fix a relative date in {self._title}"), classes="dialog-title")
             yield Static(plain(self.before_lines()), id="fix-phrase", classes="dialog-message")
-            yield Static(plain(self.after_line(self._suggestion)), id="fix-after", classes="dialog-message")
-            if self.base:
-                yield Static(plain(self.base), id="fix-base", classes="dialog-message")
+            yield Static(plain(self.after_line(self.offered)), id="fix-after", classes="dialog-message")
+            yield Static(plain(self.base), id="fix-base", classes="dialog-message")
             yield Static(plain(self.status()), id="fix-status", classes="dialog-message")
-            yield Label(f"Replace “{self.phrase}” with this date (YYYY-MM-DD):")
+            yield Label(f"Replace “{self.phrase}” with this {'' if self.ranged else 'date '}({forms}):")
             # the proposal is selected once, at mount, so the first key typed replaces it; a focus landing after keys
             # typed ahead must not select (and so throw away) what they wrote
-            yield Input(self._suggestion, placeholder="YYYY-MM-DD", id="fix-date", select_on_focus=False)
+            placeholder = "YYYY-MM-DD, YYYY-MM or YYYY" if self.ranged else "YYYY-MM-DD"
+            yield Input(self.offered, placeholder=placeholder, id="fix-date", select_on_focus=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
                 yield Button("Write the date \\[enter]", id="ok", variant="warning")
@@ -642,22 +648,29 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
             return "reading history… the date is written once every line it changes is shown"
         return "reading history for every line the fix changes…"
 
+    def written(self, value: str) -> str:
+        """The text written in place of the phrase for `value` (`dates.written_as`); ValueError says what fits."""
+        return written_as(value, self.phrase, self.offered)
+
     def after_line(self, value: str) -> str:
-        """The line as the fix would leave it with `value` in place of the phrase."""
+        """The line as the fix would leave it with `value` in place of the phrase (as it would be written)."""
         if not value.strip():
             return "after   (type the date it meant)"
+        try:
+            shown = self.written(value)
+        except ValueError:
+            shown = value.strip()  # enter refuses it; meanwhile the line shows what is typed
         if self.plan is not None and len(self.plan.lines) > 1:
-            return "\n".join(
-                f"after   line {fix.number}: {fix.after(value.strip()).strip()}" for fix in self.plan.lines
-            )
+            return "\n".join(f"after   line {fix.number}: {fix.after(shown).strip()}" for fix in self.plan.lines)
         if self.plan is not None and self.plan.lines:
-            return "after   " + self.plan.lines[0].after(value.strip()).strip()
-        return "after   " + self.context_line.replace(self.phrase, value.strip(), 1)
+            return "after   " + self.plan.lines[0].after(shown).strip()
+        return "after   " + self.context_line.replace(self.phrase, shown, 1)
 
     def on_mount(self) -> None:
         box = self.query_one(Input)
         box.selection = Selection(0, len(box.value))
         box.focus()
+        self.query_one("#fix-base", Static).display = bool(self.base)
         self._show_status()
         if self._preview is not None and self.reading:
             self._read_plan(self._preview)
@@ -683,8 +696,22 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
         self.plan = plan
         if plan.lines:
             self.context_line = plan.lines[0].text.strip()
+        box, offer = self.query_one(Input), plan.proposal or ""
+        if offer != self.offered and box.value.strip() == self.offered:
+            # the finding's offer, not typed over, is not what the plan proposes (the file changed since, or the
+            # finding is older): the plan's takes its place, and an enter pressed on the old one is taken back
+            if self.confirmed_early:
+                self.confirmed_early = False
+                self.notify("memtui worked the date out again from the file as it is now: look, then enter")
+            box.value = offer
+            box.selection = Selection(0, len(offer))
+        self.offered = offer
+        self.base = counted_line(plan)
+        base = self.query_one("#fix-base", Static)
+        base.update(plain(self.base))
+        base.display = bool(self.base)
         self.query_one("#fix-phrase", Static).update(plain(self.before_lines()))
-        self.query_one("#fix-after", Static).update(plain(self.after_line(self.query_one(Input).value)))
+        self.query_one("#fix-after", Static).update(plain(self.after_line(box.value)))
         self._show_status()
         if self.confirmed_early:
             self.confirmed_early = False
@@ -718,21 +745,40 @@ class FixDateDialog(TypedAhead, ModalScreen[dt.date | None]):
             self.notify("Type the date it meant, like 2026-12-03 (or esc to leave it)", severity="warning")
             return
         try:
-            date = dt.date.fromisoformat(raw)
-        except ValueError:
-            self.notify(f"{raw!r} is not a date like 2026-12-03", severity="warning")
+            written = self.written(raw)
+        except ValueError as exc:
+            self.notify(str(exc), severity="warning")
             return
         if self.reading:
             self.confirmed_early = True
             self._confirmed_value = raw
             self._show_status()
             return
-        self.dismiss(date)
+        self.dismiss(written)
 
     @on(Button.Pressed, "#cancel")
     def action_cancel(self) -> None:
         """Close without writing."""
         self.dismiss(None)
+
+
+def counted_line(plan: DateFix) -> str:
+    """The fix-date dialog's line on the day `plan`'s date was counted from, or why no date is offered."""
+    base = plan.base
+    if base is None:
+        return ""
+    return _counted(base.date.isoformat() if base.date else None, base.source, base.certain, plan.withheld)
+
+
+def _counted(base: str | None, source: str, certain: bool, after_today: str | None) -> str:
+    if after_today:
+        return (
+            f"counted from {base} ({source}, perhaps the day it was copied) it is {after_today}, after "
+            "today: type the date it meant"
+        )
+    if base and certain:
+        return f"counted from {base}, {source}"
+    return f"when this was written is not known ({source}): type the date it meant" if source else ""
 
 
 def fix_date_dialog(
@@ -744,28 +790,26 @@ def fix_date_dialog(
     preview: Callable[[], DateFix] | None = None,
 ) -> FixDateDialog:
     """The fix-date dialog for a relative-date finding: the line it is on (the finding's, else the first holding the
-    phrase), the date it offers (none when the day it was written is not known, or is only the first commit and the
-    date is in the future) and the day it was counted from. Every line the fix writes is `plan`, or read by
-    `preview` (`ops.fix_date_preview`, reading git history) in the dialog's worker, off the UI thread."""
+    phrase), what it offers (`replacement`, a day or a range as the finding says it; none when the day it was
+    written is not known, or is only the first commit and the date is in the future) and the day it was counted
+    from. Every line the fix writes is `plan`, or read by `preview` (`ops.fix_date_preview`, reading git history) in
+    the dialog's worker, off the UI thread; its proposal and base then replace the finding's."""
     phrase = str(details.get("phrase") or "")
-    suggestion = str(details.get("suggestion") or "")
+    proposal = str(details.get("replacement") or details.get("suggestion") or "")
     lines = memory.text.splitlines()
     context = lines[line - 1].strip() if line and 0 < line <= len(lines) and phrase in lines[line - 1] else ""
     context = context or next((text.strip() for text in lines if phrase and phrase in text), "")
-    base, source = details.get("base"), str(details.get("base_source") or "")
-    if details.get("after_today"):
-        said = (
-            f"counted from {base} ({source}, perhaps the day it was copied) it is {details['after_today']}, after "
-            "today: type the date it meant"
-        )
-    elif base and details.get("base_certain"):
-        meant = "" if suggestion else f"; it names a range, {details.get('replacement')}: type the day to write"
-        said = f"counted from {base}, {source}{meant}"
-    else:
-        said = f"when this was written is not known ({source}): type the date it meant" if source else ""
+    base = details.get("base")
+    after_today = details.get("after_today")
+    said = _counted(
+        str(base) if base else None,
+        str(details.get("base_source") or ""),
+        bool(details.get("base_certain")),
+        str(after_today) if after_today else None,
+    )
     if plan is not None and plan.lines:
         context = plan.lines[0].text.strip()
-    return FixDateDialog(memory.title, phrase, context, suggestion, said, plan, preview=preview)
+    return FixDateDialog(memory.title, phrase, context, proposal, said, plan, preview=preview)
 
 
 HELP = "\n".join(

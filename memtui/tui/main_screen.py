@@ -730,7 +730,7 @@ class MainScreen(Screen[None]):
             preview=lambda: ops.fix_date_preview(store, memory.path, phrase=phrase or None, today=today, repo=repo),
         )
 
-        def done(date: dt.date | None) -> None:
+        def done(date: str | None) -> None:
             plan = dialog.plan  # the lines the person was shown: the dialog writes no date before it has them
             if date is None or plan is None:
                 return

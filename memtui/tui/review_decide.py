@@ -3,7 +3,6 @@ date, keep both. Each asks the app for the decision through `ReviewScreen._ask`.
 
 from __future__ import annotations
 
-import datetime as dt
 from collections.abc import Callable
 from typing import cast
 
@@ -273,7 +272,7 @@ class ReviewDeciding(ReviewCursor):
             preview=lambda: ops.fix_date_preview(store, m.path, phrase=phrase or None, today=today, repo=repo),
         )
 
-        def done(date: dt.date | None) -> None:
+        def done(date: str | None) -> None:
             plan = dialog.plan  # the lines the person was shown: the dialog writes no date before it has them
             if date is None or plan is None:
                 self._dialog_closed(None)
