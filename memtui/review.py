@@ -190,22 +190,60 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
                 cards.append(bulk_card(group))
             continue
         title = memories[f.paths[0]].title if f.paths and f.paths[0] in memories else (f.paths or ("MEMORY.md",))[0]
-        cards.append(Card(f.kind, f.paths, title, f.message, f, cue=f.cue, details=dict(f.details)))
+        cards.append(Card(f.kind, f.paths, title, _explained(f), f, cue=f.cue, details=dict(f.details)))
     order = {g: i for i, g in enumerate(GROUPS)}
     cards.sort(key=lambda c: order[c.group])  # stable: within a group, the order above
     return cards
+
+
+def _explained(finding: Finding) -> str:
+    """What a single card says: the finding's message; for index-over-cap, also the memories the agent does not
+    see (their lines are past the cap), the first few by name (the card lists them all, `unloaded_text`)."""
+    unloaded = _unloaded(finding)
+    if not unloaded:
+        return finding.message
+    names = [target for _, target, _ in unloaded]
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    many = "memory" if len(names) == 1 else "memories"
+    return f"{finding.message}; the agent does not see the index lines of {len(names)} {many}: {shown}"
+
+
+def _unloaded(finding: Finding | None) -> list[tuple[int, str, str]]:
+    """(line, link target, title) of each index line past the load cap an index-over-cap finding names."""
+    if finding is None or finding.kind != "index-over-cap":
+        return []
+    raw = finding.details.get("unloaded")
+    if not isinstance(raw, list):
+        return []
+    return [(int(u["line"]), str(u["target"]), str(u["title"])) for u in raw if isinstance(u, dict)]
+
+
+def unloaded_text(card: Card) -> str:
+    """The body of an index-over-cap card: every index line Claude Code does not load, by line, so the person sees
+    what the agent cannot; empty for other cards."""
+    unloaded = _unloaded(card.finding)
+    if not unloaded:
+        return ""
+    rows = [f"line {line:>4}  [{title}]({target})" for line, target, title in unloaded]
+    return (
+        f"Claude Code does not load these index lines, so the agent does not see these {len(rows)} memories:\n\n"
+        + "\n".join(rows)
+        + "\n\nArchive or merge memories, or shorten long index lines, until they fall within the lines it loads."
+    )
 
 
 def bulk_card(findings: Sequence[Finding]) -> Card:
     """One card for every memory a lint rule flags (e.g. 12 memories without **How to apply:**)."""
     first = findings[0]
     rule = "not listed in MEMORY.md" if first.kind == "unindexed" else first.cue
+    # the unindexed card's own fix: i adds their index lines
+    fix = "; i adds their lines to MEMORY.md (the marked ones, else all)" if first.kind == "unindexed" else ""
     return Card(
         first.kind,
         tuple(f.paths[0] for f in findings),
         f"{len(findings)} memories: {rule}",
         f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives or v verifies "
-        "the marked in one commit",
+        f"the marked in one commit{fix}",
         first,
         cue=first.cue,
         members=tuple(findings),
