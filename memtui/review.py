@@ -197,39 +197,20 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
 
 
 def _explained(finding: Finding) -> str:
-    """What a single card says: the finding's message; for index-over-cap, also the memories the agent does not
-    see (their lines are past the cap), the first few by name (the card lists them all, `unloaded_text`)."""
-    unloaded = _unloaded(finding)
-    if not unloaded:
+    """What a single card says: the finding's message; on index-over-cap, also the memories the agent does not see
+    (their index lines are past the cap), the first few by name (the card's body lists them all)."""
+    names = [target for _, target, _ in unloaded(finding)]
+    if not names:
         return finding.message
-    names = [target for _, target, _ in unloaded]
     shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
     many = "memory" if len(names) == 1 else "memories"
     return f"{finding.message}; the agent does not see the index lines of {len(names)} {many}: {shown}"
 
 
-def _unloaded(finding: Finding | None) -> list[tuple[int, str, str]]:
-    """(line, link target, title) of each index line past the load cap an index-over-cap finding names."""
-    if finding is None or finding.kind != "index-over-cap":
-        return []
-    raw = finding.details.get("unloaded")
-    if not isinstance(raw, list):
-        return []
-    return [(int(u["line"]), str(u["target"]), str(u["title"])) for u in raw if isinstance(u, dict)]
-
-
-def unloaded_text(card: Card) -> str:
-    """The body of an index-over-cap card: every index line Claude Code does not load, by line, so the person sees
-    what the agent cannot; empty for other cards."""
-    unloaded = _unloaded(card.finding)
-    if not unloaded:
-        return ""
-    rows = [f"line {line:>4}  [{title}]({target})" for line, target, title in unloaded]
-    return (
-        f"Claude Code does not load these index lines, so the agent does not see these {len(rows)} memories:\n\n"
-        + "\n".join(rows)
-        + "\n\nArchive or merge memories, or shorten long index lines, until they fall within the lines it loads."
-    )
+def unloaded(finding: Finding | None) -> list[tuple[int, str, str]]:
+    """(line, link target, title) of each index line past the load cap, as an index-over-cap finding names them."""
+    raw = finding.details.get("unloaded") if finding is not None and finding.kind == "index-over-cap" else None
+    return [(int(u["line"]), str(u["target"]), str(u["title"])) for u in raw or [] if isinstance(u, dict)]
 
 
 def bulk_card(findings: Sequence[Finding]) -> Card:
