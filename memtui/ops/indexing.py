@@ -90,7 +90,7 @@ def index(
         n = len(lines)
         summary = f"added {n} line{'' if n == 1 else 's'} to MEMORY.md: {', '.join(added.values())}"
         result = txn.result("index", sha, summary, (txn.rel(index_path),))
-        return replace(result, shown=tuple(f"+ {line}" for line in lines))
+        return replace(result, shown=tuple(f"added: {line}" for line in lines))
 
 
 def _refuse_past_cap(old: str, new: str, index_dir: Path, added: Mapping[Path, str]) -> None:
@@ -158,4 +158,4 @@ def drop_link(
         n = len(dropped)
         summary = f"removed {n} line{'' if n == 1 else 's'} from MEMORY.md, linking to {', '.join(names)} (missing)"
         result = txn.result("drop-link", sha, summary, (txn.rel(index_path),))
-        return replace(result, shown=tuple(f"- line {e.line}: {e.raw}" for e in dropped))
+        return replace(result, shown=tuple(f"removed line {e.line}: {e.raw}" for e in dropped))
