@@ -1,5 +1,6 @@
 """Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
-date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line. Each asks the app for the decision through `ReviewScreen._ask`."""
+date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line. Each asks the app for the
+decision through `ReviewScreen._ask`."""
 
 from __future__ import annotations
 
