@@ -190,22 +190,41 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
                 cards.append(bulk_card(group))
             continue
         title = memories[f.paths[0]].title if f.paths and f.paths[0] in memories else (f.paths or ("MEMORY.md",))[0]
-        cards.append(Card(f.kind, f.paths, title, f.message, f, cue=f.cue, details=dict(f.details)))
+        cards.append(Card(f.kind, f.paths, title, _explained(f), f, cue=f.cue, details=dict(f.details)))
     order = {g: i for i, g in enumerate(GROUPS)}
     cards.sort(key=lambda c: order[c.group])  # stable: within a group, the order above
     return cards
+
+
+def _explained(finding: Finding) -> str:
+    """What a single card says: the finding's message; on index-over-cap, also the memories the agent does not see
+    (their index lines are past the cap), the first few by name (the card's body lists them all)."""
+    names = [target for _, target, _ in unloaded(finding)]
+    if not names:
+        return finding.message
+    shown = ", ".join(names[:5]) + (f" and {len(names) - 5} more" if len(names) > 5 else "")
+    many = "memory" if len(names) == 1 else "memories"
+    return f"{finding.message}; the agent does not see the index lines of {len(names)} {many}: {shown}"
+
+
+def unloaded(finding: Finding | None) -> list[tuple[int, str, str]]:
+    """(line, link target, title) of each index line past the load cap, as an index-over-cap finding names them."""
+    raw = finding.details.get("unloaded") if finding is not None and finding.kind == "index-over-cap" else None
+    return [(int(u["line"]), str(u["target"]), str(u["title"])) for u in raw or [] if isinstance(u, dict)]
 
 
 def bulk_card(findings: Sequence[Finding]) -> Card:
     """One card for every memory a lint rule flags (e.g. 12 memories without **How to apply:**)."""
     first = findings[0]
     rule = "not listed in MEMORY.md" if first.kind == "unindexed" else first.cue
+    # the unindexed card's own fix: i adds their index lines
+    fix = "; i adds their lines to MEMORY.md (the marked ones, else all)" if first.kind == "unindexed" else ""
     return Card(
         first.kind,
         tuple(f.paths[0] for f in findings),
         f"{len(findings)} memories: {rule}",
         f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives or v verifies "
-        "the marked in one commit",
+        f"the marked in one commit{fix}",
         first,
         cue=first.cue,
         members=tuple(findings),

@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from memtui.analysis import dates, secrets
 from memtui.analysis.written import Base, WritingDates
 from memtui.core.freshness import Freshness
-from memtui.core.index import MAX_LINES, MAX_UNITS, format_size
+from memtui.core.index import over_reasons, unloaded_entries
 from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store
 
@@ -298,20 +298,21 @@ def index_health(store: Store) -> list[Finding]:
             )
     budget = index.budget
     if budget.over:
-        reasons = []
-        if budget.over_lines:
-            reasons.append(f"{budget.lines} lines (limit: {MAX_LINES})")
-        if budget.over_units:
-            reasons.append(f"{format_size(budget.units)} (limit: {format_size(MAX_UNITS)})")
+        reasons = over_reasons(budget)
+        # the memories whose lines the agent never sees: the review's card names them
+        unloaded = [
+            {"line": e.line, "target": e.target, "title": e.title} for e in unloaded_entries(index.entries, budget)
+        ]
         out.append(
             Finding(
                 FindingKind.INDEX_OVER_CAP,
                 ERROR,
                 ("MEMORY.md",),
-                f"MEMORY.md is {' and '.join(reasons)}: Claude Code does not load line {budget.first_unloaded_line} "
+                f"MEMORY.md is {reasons}: Claude Code does not load line {budget.first_unloaded_line} "
                 "or anything after it",
                 line=budget.first_unloaded_line,
-                cue=" and ".join(reasons),
+                cue=reasons,
+                details={"unloaded": unloaded},
             )
         )
     return out

@@ -398,6 +398,22 @@ def cmd_fix_date(args: argparse.Namespace) -> int:
     return _print_result(ops.fix_date(store, _file_arg(store, args.file), phrase=args.phrase, date=args.date))
 
 
+def cmd_index(args: argparse.Namespace) -> int:
+    """`memtui index STORE FILE...`: one decision adding a MEMORY.md line for every file named."""
+    from memtui import ops
+
+    store = _store_path(args.store)
+    files = [_file_arg(store, f) for f in args.files]
+    return _print_result(ops.index(store, files, allow_secret=args.allow_secret))
+
+
+def cmd_drop_link(args: argparse.Namespace) -> int:
+    """`memtui drop-link STORE LINK...`: one decision removing the MEMORY.md lines to these missing files."""
+    from memtui import ops
+
+    return _print_result(ops.drop_link(_store_path(args.store), args.links))
+
+
 def cmd_undo(args: argparse.Namespace) -> int:
     """`memtui undo STORE`."""
     from memtui import ops

@@ -18,6 +18,8 @@ COMMANDS = (
     "verify",
     "edit",
     "fix-date",
+    "index",
+    "drop-link",
     "history",
     "undo",
     "redo",
@@ -125,6 +127,28 @@ def command_parser() -> argparse.ArgumentParser:
         help="the date to write: a day (YYYY-MM-DD), or for a range ('last month') a month (YYYY-MM, written"
         " 'October 2026') or a year (YYYY) (default: counted from the day the phrase was written, when that"
         " is known: a dated heading above it, a date in its name, its front-matter dates, else its first commit)",
+    )
+
+    p = add(
+        "index",
+        cmd.cmd_index,
+        "add MEMORY.md lines for memories it does not list, '- [name](file.md) — description': one commit",
+    )
+    p.description = (  # the help's raw layout keeps these lines as they are
+        "Add MEMORY.md lines for memories it does not list, '- [name](file.md) — description', after its last\n"
+        "entry: one commit for all of them. Refused when a memory is already listed, or when the new lines\n"
+        "would take MEMORY.md past what Claude Code loads (200 lines / 24.4KB): make room first."
+    )
+    p.add_argument("files", metavar="FILE", nargs="+", help="memory files, relative to the store (or paths inside it)")
+    p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
+
+    p = add("drop-link", cmd.cmd_drop_link, "remove MEMORY.md lines that link to a file that does not exist")
+    p.add_argument(
+        "links",
+        metavar="LINK",
+        nargs="+",
+        help="the missing file as MEMORY.md links to it (as `check` names it in a broken-link finding); every line "
+        "linking to it goes, in one commit",
     )
 
     add("undo", cmd.cmd_undo, "revert the newest memtui decision not yet undone")

@@ -5,6 +5,7 @@ from __future__ import annotations
 import bisect
 import os
 import re
+from collections.abc import Sequence
 from pathlib import Path
 
 from memtui.core.model import Index, IndexBudget, IndexEntry
@@ -126,8 +127,39 @@ def parse_index(path: Path) -> Index:
         reason = str(exc) if isinstance(exc, DecodeError) else f"cannot be read: {exc}"
         return Index(path=path, text="", content_hash="", entries=(), lines=(), budget=measure(""), error=reason)
     lines = tuple(text.split("\n"))
-    entries = tuple(e for i, line in enumerate(lines, 1) if (e := parse_entry(line, i)) is not None)
-    return Index(path=path, text=text, content_hash=sha256(data), entries=entries, lines=lines, budget=measure(text))
+    return Index(
+        path=path, text=text, content_hash=sha256(data), entries=entries_of(lines), lines=lines, budget=measure(text)
+    )
+
+
+def entries_of(lines: Sequence[str]) -> tuple[IndexEntry, ...]:
+    """The entries among an index's lines (the text split at "\n"), numbered from 1."""
+    return tuple(e for i, line in enumerate(lines, 1) if (e := parse_entry(line, i)) is not None)
+
+
+def unloaded_entries(entries: Sequence[IndexEntry], budget: IndexBudget) -> list[IndexEntry]:
+    """The entries linking to a file (not a URL) on lines Claude Code does not load: at or after the budget's
+    first unloaded line (that line may be cut in the middle: its link is not seen whole)."""
+    cut = budget.first_unloaded_line
+    if cut is None:
+        return []
+    return [e for e in entries if e.line >= cut and not is_url(e.target)]
+
+
+def over_reasons(budget: IndexBudget) -> str:
+    """Why an index is over Claude Code's load cap, as Claude Code says it: `214 lines (limit: 200)`, `27.6KB
+    (limit: 24.4KB)`, or both joined with "and"."""
+    reasons = []
+    if budget.over_lines:
+        reasons.append(f"{budget.lines} lines (limit: {MAX_LINES})")
+    if budget.over_units:
+        reasons.append(f"{format_size(budget.units)} (limit: {format_size(MAX_UNITS)})")
+    return " and ".join(reasons)
+
+
+def is_url(target: str) -> bool:
+    """A link target with a scheme (`https:`, `mailto:`): not a memory file."""
+    return re.match(r"^[a-z][a-z0-9+.-]*:", target) is not None
 
 
 def entry_line(title: str, target: str, hook: str) -> str:

@@ -9,8 +9,9 @@ told to; and holds the store's lock while it works. The CLI and the TUI call the
 
 Where each concern lives: `outcome` (results and refusals), `paths` (path safety, atomic writes),
 `transaction` (lock, journal, recovery, the agent's writes, commit or rollback), `index_edit` (MEMORY.md and
-the archive's index), and the actions: `archiving`, `merging`, `editing`, `history` (undo, redo, review
-markers), `recording` (init, the hook's agent-write record). Callers use this package's names only.
+the archive's index), and the actions: `archiving`, `merging`, `editing`, `indexing` (MEMORY.md's own lines:
+add the unlisted, drop the broken), `history` (undo, redo, review markers), `recording` (init, the hook's
+agent-write record). Callers use this package's names only.
 """
 
 from __future__ import annotations
@@ -20,6 +21,7 @@ from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, restore, res
 from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
 from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
+from memtui.ops.indexing import drop_link, index
 from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
 from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, SecretRefused
 from memtui.ops.paths import TEMP_FILE, atomic_write, check_new_name, safe_path
@@ -51,9 +53,11 @@ __all__ = [
     "atomic_write",
     "check_new_name",
     "default_merge_text",
+    "drop_link",
     "edit",
     "finish_review",
     "heal",
+    "index",
     "fix_date",
     "fix_date_preview",
     "init",

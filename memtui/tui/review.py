@@ -126,6 +126,23 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "and after, and asks first.",
         ),
         Binding(
+            "i",
+            "index_add",
+            "Add to index",
+            id="review.index_add",
+            tooltip="On memories MEMORY.md does not list: add a line for each, '- [name](file.md) — description', in "
+            "one commit (with some of them marked, only those). Refused when MEMORY.md changed since it was read, or "
+            "when the lines would fall past what Claude Code loads.",
+        ),
+        Binding(
+            "d",
+            "drop_link",
+            "Drop line",
+            id="review.drop_link",
+            tooltip="On a broken link: remove the MEMORY.md line linking to the missing file (every line linking to "
+            "it), in one commit.",
+        ),
+        Binding(
             "space",
             "mark",
             "Mark",
@@ -236,6 +253,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "(up and down move in the list), and x marks the whole list. With marks, a archives and v verifies every "
         "marked memory in one commit; without, a, v and e on a list card act on the memory under the cursor, and the "
         "card stays for the others.",
+        "Index cards: i adds a MEMORY.md line for each memory an unindexed card lists (the marked ones among them, "
+        "when some are), built from its name and description, and d removes a broken link's line; one commit each. "
+        "Both are refused when MEMORY.md changed since it was read, and i when the new lines would fall past what "
+        "Claude Code loads (200 lines or 24.4KB; the index-over-cap card lists the memories already past it).",
         "A card counts as decided only once its commit exists; a refusal stays on the card with its reason. A card "
         "whose memory changed on disk while shown says so and decides nothing until r shows the new text.",
         "Counts: cards left is every card not yet decided (skipped ones too), and the group line adds up to it; a "
@@ -424,6 +445,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return False  # a link to a file that is gone (or a card about MEMORY.md): nothing to act on
         if action == "approve" and (card.kind in ("malformed", "secret") or self._unreadable(card)):
             return False  # a file that cannot be read, or a credential, is fixed or archived, never approved
+        if action == "index_add":
+            return card.kind == "unindexed"
+        if action == "drop_link":
+            return card.kind == "broken-link"
         if action in PAIR_ONLY:
             return self.is_pair(card)
         if action in SINGLE_ONLY or action == "mark":
@@ -742,6 +767,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "edit": ("review: Edit", self.action_edit, "Edit this card's memory"),
             "approve": ("review: Approve / verify", self.action_approve, "Still true: stamp last_verified"),
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
+            "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),
+            "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),
             "skip": ("review: Skip", self.action_skip, "Leave this card for later"),
             "mark": ("review: Mark", self.action_mark, "Mark this memory for a bulk archive or verify"),
             "mark_all": ("review: Mark all / none", self.action_mark_all, "Every memory of this list card"),

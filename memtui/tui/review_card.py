@@ -1,5 +1,5 @@
-"""What a review card shows: the cue and the claim marked in a memory's text, the rule that raised a card, and
-the groups with their counts."""
+"""What a review card shows: the cue and the claim marked in a memory's text, the rule that raised a card, the
+memories past the index's load cap, and the groups with their counts."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ from textual.content import Content
 from memtui.analysis.lexicon import CHANGE_CUES, NEGATIONS, ZH_NEGATIONS
 from memtui.analysis.secrets import redacted
 from memtui.core.freshness import Freshness
-from memtui.review import GROUPS, Card
+from memtui.review import GROUPS, Card, unloaded
 from memtui.tui import render
 
 _VALUE = re.compile(r"\d{4}-\d{2}-\d{2}|https?://\S+|\b\d+(?:\.\d+)?%?")
@@ -110,6 +110,19 @@ def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
     if card.is_bulk:
         return f"{card.kind} rule: {card.cue}"
     return f"{kind} rule: {card.cue}" if card.cue else f"{kind} rule"
+
+
+def unloaded_text(card: Card) -> str:
+    """The body of an index-over-cap card: every index line Claude Code does not load, so the person sees which
+    memories the agent cannot; empty for other cards."""
+    rows = [f"line {line}: [{title}]({target})" for line, target, title in unloaded(card.finding)]
+    if not rows:
+        return ""
+    return (
+        f"Claude Code does not load these index lines, so the agent does not see these {len(rows)} memories:\n\n"
+        + "\n".join(rows)
+        + "\n\nArchive or merge memories, or shorten long index lines, until they fall within the lines it loads."
+    )
 
 
 def groups(cards: Sequence[Card]) -> list[tuple[str, int]]:

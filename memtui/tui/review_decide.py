@@ -1,5 +1,6 @@
 """Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
-date, keep both. Each asks the app for the decision through `ReviewScreen._ask`."""
+date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line. Each asks the app for the
+decision through `ReviewScreen._ask`."""
 
 from __future__ import annotations
 
@@ -304,6 +305,54 @@ class ReviewDeciding(ReviewCursor):
             "Keep both",
             "kept both",
             lambda allow, today: ops.keep_both(store, older, newer, kind=card.kind, today=today),
+        )
+
+    # ------------------------------------------------------------------------------------------ the index
+
+    def _index_hash(self) -> str | None:
+        """The version of MEMORY.md this screen read (None: there is none, or it could not be read, which ops
+        refuses on its own): an index decision is refused if it changed since."""
+        index = self.ws.store.index
+        return index.content_hash if index is not None and not index.error else None
+
+    def action_index_add(self) -> None:
+        """On an unindexed card: add a MEMORY.md line for each memory it lists (the marked ones among them, when
+        some are, and the card stays for the others), in one commit."""
+        card = self.current()
+        if card is None or self._busy() or card.kind != "unindexed" or self.refuse_unseen():
+            return
+        marked = [p for p in card.paths if p in self.marks]
+        if set(marked) == set(card.paths):
+            marked = []  # every memory it lists: the card is decided, as without marks
+        paths = marked or list(card.paths)
+        found = {p: m for p in paths if (m := self.shown(p)) is not None}
+        if len(found) != len(paths):
+            gone = ", ".join(p for p in paths if p not in found)
+            self.notify(f"Gone from the store: {gone} (reload with ctrl+r on the main screen)", severity="warning")
+            return
+        hashes = {p: self.marked_as.get(p, m.content_hash) if p in marked else m.content_hash for p, m in found.items()}
+        store, expected = self.store_path, self._index_hash()
+        self._ask(
+            "Index",
+            "indexed",
+            lambda allow, today: ops.index(
+                store, paths, expected_index_hash=expected, expected_hashes=hashes, allow_secret=allow, today=today
+            ),
+            marked=marked,
+        )
+
+    def action_drop_link(self) -> None:
+        """On a broken link: remove the MEMORY.md line(s) linking to the missing file, in one commit."""
+        card = self.current()
+        if card is None or self._busy() or card.kind != "broken-link" or not card.paths or self.refuse_unseen():
+            return
+        store, link, expected = self.store_path, card.paths[0], self._index_hash()
+        self._ask(
+            "Drop line",
+            "line dropped",
+            lambda allow, today: ops.drop_link(
+                store, [link], expected_index_hash=expected, allow_secret=allow, today=today
+            ),
         )
 
     # ------------------------------------------------------------------------------------------ marks

@@ -13,7 +13,7 @@ from textual.widgets.selection_list import Selection
 from memtui.analysis.secrets import redacted
 from memtui.review import GROUP_NUMBER, Card, tally
 from memtui.tui import render
-from memtui.tui.review_card import claim_row, group_items, highlight, why
+from memtui.tui.review_card import claim_row, group_items, highlight, unloaded_text, why
 from memtui.tui.review_cursor import ReviewCursor
 from memtui.tui.widgets import ItemLine
 
@@ -125,6 +125,8 @@ class ReviewDrawing(ReviewCursor):
             sides.display, single.display, bulk.display = False, True, False
             if card.kind == "new" and card.diff:
                 text = render.diff(redacted(card.diff))
+            elif unloaded := unloaded_text(card):
+                text = render.plain(unloaded)  # index-over-cap: every memory whose line the agent does not see
             else:
                 m = self.shown(card.paths[0]) if card.paths else None
                 text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
