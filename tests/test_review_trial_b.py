@@ -13,7 +13,7 @@ from pathlib import Path
 
 from conftest import git, memory
 from test_review_flow import SIZE, TODAY, head, head_sha, make_app, open_review
-from textual.widgets import SelectionList
+from textual.widgets import Input, SelectionList
 
 from memtui import ops
 from memtui.review import finding_count
@@ -247,3 +247,36 @@ async def test_a_refusal_is_not_left_on_the_card_once_its_dialog_is_cancelled(de
             await settle(app, pilot)
             assert app.screen is screen and screen.current() == card
             assert not refusal.display and "Refused" not in str(refusal.render()), str(refusal.render())
+
+
+# ---------------------------------------------------------------------------------------------- 7
+
+
+async def test_a_reason_typed_over_the_suggested_one_replaces_it(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        await pilot.press("a")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, ArchiveDialog)
+        box = dialog.query_one("#reason", Input)
+        assert box.value.startswith("superseded by"), "memtui suggests a reason"
+        await pilot.press(*"npm is gone", "enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Reason"] == ["npm is gone"], "what was typed, not the suggestion with it"
+
+
+async def test_a_reason_typed_in_one_burst_with_the_key_that_opens_the_dialog_replaces_the_suggestion(
+    demo: Path,
+) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await open_review(app, pilot)
+        await pilot.press("a", *"npm is gone")
+        await settle(app, pilot)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Reason"] == ["npm is gone"]

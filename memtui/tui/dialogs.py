@@ -235,8 +235,11 @@ class ArchiveDialog(TypedAhead, DecidingDialog[str]):
             yield Label(plain(f"Archive {self._title}"), classes="dialog-title")
             question = "Why is this memory retired?" if self._count == 1 else f"Why are these {self._count} retired?"
             yield Label(f"{question} (history will say this)")
-            # focus (again after a refusal) does not select the reason: the next key would replace all of it
-            yield Input(value=self._reason, placeholder="reason", id="reason", select_on_focus=False)
+            # focus (again after a refusal) does not select the reason: the next key would replace all of it;
+            # memtui's suggested reason is selected from the start instead, so a reason typed replaces it
+            box = Input(value=self._reason, placeholder="reason", id="reason", select_on_focus=False)
+            box.select_all()
+            yield box
             yield self.refusal_line()
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
