@@ -638,16 +638,42 @@ async def test_an_edit_refused_because_the_file_changed_keeps_the_typed_text_to_
         await settle(app, pilot)
         dialog = app.screen
         assert isinstance(dialog, KeptEditDialog)
-        assert "4-day week" in str(dialog.query_one("#kept-current Static").render())
+        diff = [str(line.render()) for line in dialog.query("#kept-diff .diff-line")]
+        assert "+Moved to a 4-day week." in diff, "what changed on disk is shown as a diff"
         typed = dialog.query_one("#kept-typed", TextArea)
-        assert "09:30" in typed.text and "4-day week" not in typed.text
+        # the person's change, applied to the text on disk now: the agent's new line is kept
+        assert "09:30" in typed.text and "4-day week" in typed.text
+        assert "applied to the text on disk now" in str(dialog.query_one(".dialog-message").render())
         assert "09:30" not in path.read_text()  # nothing overwritten yet
-        typed.text = typed.text.rstrip("\n") + "\nMoved to a 4-day week.\n"  # the person folds the new line in
         await pilot.press("ctrl+s")
         await settle(app, pilot)
         text = path.read_text()
         assert "09:30" in text and "4-day week" in text
         assert head(demo)["Memtui-Action"] == ["edit"]
+
+
+async def test_an_edit_of_the_lines_the_agent_changed_meanwhile_is_kept_as_typed_beside_the_change(
+    demo: Path,
+) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("e")
+        await pilot.pause(0.3)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.replace("10:00", "09:30")
+        path = demo / "user_timezone.md"
+        path.write_text(path.read_text().replace("10:00", "11:00"))  # the agent changes the same line meanwhile
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, KeptEditDialog)
+        typed = dialog.query_one("#kept-typed", TextArea)
+        assert "09:30" in typed.text and "11:00" not in typed.text, "nothing guessed: the person's text as typed"
+        assert "touch the same lines" in str(dialog.query_one(".dialog-message").render())
+        assert "11:00" in path.read_text()
 
 
 async def test_E_opens_a_malformed_memory_in_the_editor_and_the_fix_is_committed_and_shown(demo: Path) -> None:

@@ -29,6 +29,7 @@ from textual.worker import Worker, WorkerState
 from memtui import ops
 from memtui.core.errors import MemtuiError
 from memtui.core.reading import sha256
+from memtui.core.three_way import merge_edits
 from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
 from memtui.review import Card, build_queue
 from memtui.tui.commands import MemtuiCommands
@@ -452,6 +453,22 @@ class MemtuiApp(App[None]):
         current = data.decode("utf-8-sig", errors="replace") if data is not None else outcome.current_text
         expected = sha256(data) if data is not None else None
         store = self.store_path
+        typed, message, base = request.typed, outcome.message, request.base
+        if base is not None and current is not None and current != base:
+            # the file changed while the person edited it: their changes go onto the text there now, so saving
+            # again keeps what the agent wrote, unless both changed the same lines
+            merged = merge_edits(base, request.typed, current)
+            if merged is not None:
+                typed = merged
+                message += (
+                    "\nYour changes are applied to the text on disk now, which keeps what changed there "
+                    "(shown on the left): look, then ctrl+s saves"
+                )
+            else:
+                message += (
+                    "\nYour changes and the change on disk touch the same lines: bring over what changed there "
+                    "(shown on the left), or ctrl+s saves your text over it"
+                )
 
         def answered(text: str | None) -> None:
             if text is None:
@@ -468,10 +485,11 @@ class MemtuiApp(App[None]):
                     request.on_outcome,
                     typed=text,
                     path=path,
+                    base=current,
                 )
             )
 
-        self.push_screen(KeptEditDialog(path, outcome.message, current, request.typed), answered)
+        self.push_screen(KeptEditDialog(path, message, current, typed, before=base), answered)
 
     def _offer_secret(self, request: Decide, outcome: Outcome) -> None:
         """A change refused for a secret may still go ahead, but only after the person says so explicitly."""

@@ -532,19 +532,21 @@ class ChangedDialog(ModalScreen[None]):
 
 class KeptEditDialog(ModalScreen[str | None]):
     """An edit that was not saved (the file changed underneath, or the text was refused): the person's typed text
-    is kept, editable, beside what is on disk now. `ctrl+s` tries to save it again; `escape` drops it."""
+    is kept, editable, beside what is on disk now (with what changed there since `before`, the text the edit
+    started from). `ctrl+s` tries to save it again; `escape` drops it."""
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save my text", id="dialog.save", priority=True),
         Binding("escape", "cancel", "Drop my text", id="dialog.cancel", priority=True),
     ]
 
-    def __init__(self, path: str, message: str, current: str | None, typed: str) -> None:
+    def __init__(self, path: str, message: str, current: str | None, typed: str, before: str | None = None) -> None:
         super().__init__()
         self._path = path
         self._message = message
         self._current = current
         self.typed = typed
+        self._before = before
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog wide"):
@@ -554,6 +556,13 @@ class KeptEditDialog(ModalScreen[str | None]):
                 with Vertical(classes="kept-side"):
                     yield Label("On disk now", classes="merge-source-title")
                     with VerticalScroll(id="kept-current"):
+                        if self._before is not None and self._current is not None and self._before != self._current:
+                            yield Label(
+                                "What changed since you opened it (- as you opened it, + as it is now):",
+                                classes="changed-label",
+                            )
+                            yield DiffView(self._before, self._current, id="kept-diff")
+                            yield Label("The whole text now:", classes="changed-label")
                         yield Static(
                             plain(self._current if self._current is not None else "(the file is gone or unreadable)")
                         )

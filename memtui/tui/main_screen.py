@@ -473,11 +473,14 @@ class MainScreen(Screen[None]):
         *,
         typed: str | None = None,
         path: str | None = None,
+        base: str | None = None,
         in_dialog: bool = False,
     ) -> None:
         """Ask the app for a decision; `on_outcome` hears what came of it once the store shows it (a dialog
         that stays open says a refusal itself: `in_dialog`)."""
-        self.app.post_message(Decide(label, operation, on_outcome, typed=typed, path=path, in_dialog=in_dialog))
+        self.app.post_message(
+            Decide(label, operation, on_outcome, typed=typed, path=path, base=base, in_dialog=in_dialog)
+        )
 
     def _marked_memories(self) -> list[Memory]:
         ws = self.ws
@@ -638,6 +641,7 @@ class MainScreen(Screen[None]):
                     ),
                     typed=new,
                     path=memory.path,
+                    base=memory.text,
                 )
 
         self.app.push_screen(EditDialog(memory.title, memory.text), done)
@@ -664,6 +668,7 @@ class MainScreen(Screen[None]):
             ),
             typed=text,
             path=memory.path,
+            base=memory.text,
         )
 
     def action_verify(self) -> None:

@@ -42,6 +42,7 @@ class Decide(Message):
         *,
         typed: str | None = None,
         path: str | None = None,
+        base: str | None = None,
         in_dialog: bool = False,
     ) -> None:
         super().__init__()
@@ -52,6 +53,9 @@ class Decide(Message):
         """The text the person typed, for an edit: kept and offered again when the save is refused."""
         self.path = path
         """The memory an edit writes (with `typed`)."""
+        self.base = base
+        """The text an edit started from: when the save is refused because the file changed meanwhile, the person's
+        changes are joined with the change on disk where they do not touch (`core.three_way`)."""
         self.in_dialog = in_dialog
         """A dialog that stays open says a refusal itself (`on_outcome` tells it), so no notification covers it."""
         self.asked_on: Workspace | None = None

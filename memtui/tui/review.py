@@ -557,11 +557,12 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         marked: Iterable[str] = (),
         typed: str | None = None,
         path: str | None = None,
+        base: str | None = None,
         reply: Callable[[Outcome], None] | None = None,
     ) -> None:
         """Ask the app for a decision on the current card (or on the marked memories, or one memory of a list card,
         when `marked` names them: the card is then not decided, it follows the store); the card moves on only if it
-        committed. An edit names its text (`typed`, `path`) so a refused
+        committed. An edit names its text (`typed`, `path`, and the text it started from, `base`) so a refused
         save offers it again instead of losing it; a deciding dialog hears the outcome through `reply`."""
         card, marked = self.current(), frozenset(marked)
         if card is None and not marked:
@@ -596,6 +597,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
                 answered,
                 typed=typed,
                 path=path,
+                base=base,
                 in_dialog=reply is not None,
             )
         )

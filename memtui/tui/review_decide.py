@@ -188,6 +188,7 @@ class ReviewDeciding(ReviewCursor):
                     marked=self._alone(card, m.path),
                     typed=new,
                     path=m.path,
+                    base=m.text,
                 )
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
@@ -214,6 +215,7 @@ class ReviewDeciding(ReviewCursor):
             marked=self._alone(card, m.path),
             typed=text,
             path=m.path,
+            base=m.text,
         )
 
     def action_approve(self) -> None:
