@@ -14,7 +14,7 @@ Hunk = tuple[int, int, list[str]]
 def merge_edits(base: str, ours: str, theirs: str) -> str | None:
     """The text with the changes of both `ours` and `theirs` (each an edit of `base`), or None when they change the
     same lines or lines next to each other. One side unchanged gives the other; two equal edits give it once."""
-    if ours == base or ours == theirs:
+    if ours in (base, theirs):
         return theirs
     if theirs == base:
         return ours

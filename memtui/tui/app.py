@@ -29,8 +29,8 @@ from textual.worker import Worker, WorkerState
 from memtui import ops
 from memtui.core.errors import MemtuiError
 from memtui.core.reading import sha256
-from memtui.core.three_way import merge_edits
 from memtui.core.settings import Settings, SettingsError, load_settings, save_theme
+from memtui.core.three_way import merge_edits
 from memtui.review import Card, build_queue
 from memtui.tui.commands import MemtuiCommands
 from memtui.tui.decisions import DiskChange, Outcome, run
