@@ -141,6 +141,7 @@ class ReviewCursor(_Base):
             marked: Iterable[str] = (),
             typed: str | None = None,
             path: str | None = None,
+            base: str | None = None,
             reply: Callable[[Outcome], None] | None = None,
         ) -> None: ...
 
