@@ -15,6 +15,7 @@ from conftest import git, memory
 from textual.binding import Binding
 from textual.widgets import Input, SelectionList
 
+from memtui import ops
 from memtui.audit.repo import parse_trailers
 from memtui.review import GROUP_NUMBER, GROUPS, finding_count
 from memtui.tui.app import MemtuiApp
@@ -423,3 +424,27 @@ async def test_an_approved_write_the_agent_rewrites_during_the_review_comes_back
         back = [c for c in screen.left() if c.kind == "new"]
         assert [c.paths for c in back] == [("user_fresh.md",)], "the new write is a card of its own"
         assert "side-by-side" in back[0].diff
+
+
+async def test_a_pair_archived_in_the_review_and_restored_outside_it_comes_back_as_a_card(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        pair = set(card.paths)
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"]
+        archived = head(demo)["Memtui-Memory"][0].split("/", 1)[1]
+        assert not [c for c in screen.left() if set(c.paths) == pair]
+        # the person restores it from the history screen (or the CLI) while the review is open
+        ops.restore(demo, f"../memory.archive/{archived}")
+        app.reload("disk")
+        await settle(app, pilot)
+        assert [c.kind for c in screen.left() if set(c.paths) == pair] == ["contradiction"], (
+            "the conflict is live again"
+        )

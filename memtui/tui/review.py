@@ -506,14 +506,15 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return
         self.ws = ws
         queue = self._queue()
-        done, settled = self.decided(), self.session.settled_writes()
+        self.session.reopen_returned(queue)
+        done = self.decided()
         kept: list[Card] = []
         held: list[Card] = []  # the queue's cards the review holds (a decided card's, as it is now, too)
         index = None
         for i, card in enumerate(self.cards):
             if i == self.index:
                 index = len(kept)
-            fresh = None if card in settled else current_card(card, queue)
+            fresh = current_card(card, queue)
             if card in done:
                 kept.append(card)
             elif fresh is None or fresh in held:

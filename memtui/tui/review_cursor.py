@@ -6,7 +6,7 @@ are mixins over it); at run time it is a plain class, and `ReviewScreen` in `rev
 from __future__ import annotations
 
 from collections.abc import Callable, Iterable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -36,6 +36,8 @@ class Decision:
     """Cards this decision made moot (they come back if it is undone)."""
     closes: bool = True
     """The decision was about `card` itself (False: about marked memories, whatever card was on screen)."""
+    reopened: bool = False
+    """What the card was about came back after the decision (`ReviewSession.reopen_returned`): to decide again."""
 
 
 @dataclass
@@ -58,16 +60,22 @@ class ReviewSession:
 
     def decided(self) -> set[Card]:
         """Cards this review has decided (committed, or looked at with nothing to write), as they were decided."""
-        return {d.card for d in (*self.decisions, *self.looked) if d.closes and d.card is not None}
+        return {d.card for d in (*self.decisions, *self.looked) if d.closes and not d.reopened and d.card is not None}
 
-    def settled_writes(self) -> set[Card]:
-        """The agent's writes this review approved or rewrote: a card for the same memory in the queue after that
-        is a newer write of the agent's (`review.changed_since` leaves a settled one out), a card of its own."""
-        return {
-            d.card
-            for d in self.decisions
-            if d.closes and d.card is not None and d.card.kind == "new" and d.action in SETTLING_WORDS
-        }
+    def reopen_returned(self, queue: Sequence[Card]) -> None:
+        """Take back the decisions whose card is in the queue again although the decision left nothing of it to
+        decide: an agent's write approved or rewritten (a card for that memory now is a newer write:
+        `review.changed_since` leaves a settled one out), or what was archived or merged away (a card for it now
+        means a restore, or an undo outside this review, brought it back). Their cards are to decide again; the
+        commits stay, and the record still counts them."""
+        for k, d in enumerate(self.decisions):
+            card = d.card
+            if d.reopened or not d.closes or card is None:
+                continue
+            if (d.action in GONE_WORDS or (card.kind == "new" and d.action in SETTLING_WORDS)) and current_card(
+                card, queue
+            ) is not None:
+                self.decisions[k] = replace(d, reopened=True)
 
     def holding_decided(self, queue: Sequence[Card]) -> list[Card]:
         """The queue as the store is now, with each card this review decided in its place as it was decided.
@@ -76,8 +84,8 @@ class ReviewSession:
         the rule) with its text changed (a line number moved): still the card decided, not one to decide again, on
         the main screen's count and when the review is opened again, as within the review (`_follow_store`)."""
         swap: dict[Card, Card] = {}
-        settled = self.settled_writes()
-        for card in self.decided() - settled:
+        self.reopen_returned(queue)
+        for card in self.decided():
             fresh = current_card(card, queue)
             if fresh is not None:
                 swap.setdefault(fresh, card)
@@ -86,6 +94,8 @@ class ReviewSession:
 
 SETTLING_WORDS = frozenset({"verified", "edited"})
 """The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
+GONE_WORDS = frozenset({"archived", "merged", "merged away (duplicate)"})
+"""The review's words for the decisions after which what the card was about is gone from the loaded store."""
 
 
 def viewed_key(card: Card) -> tuple[str, str, frozenset[str], bool]:
