@@ -255,3 +255,28 @@ def test_dont_any_more_leaves_its_object_behind() -> None:
     # "any more than" and "any more often" compare; they say nothing changed
     assert changed_from("Don't use mocks any more than you must.") == frozenset()
     assert changed_from("Don't call the status API any more often than once a minute.") == frozenset()
+
+
+def test_two_defaults_of_one_setting_are_judged_however_many_look_alikes_crowd_them() -> None:
+    # forty logs, each sharing most of its words with its neighbours: a log's strongest partners are those, and two
+    # logs far apart that state two defaults of one setting share little else
+    syllables = ("ka", "lo", "mi", "ra", "tu", "ven", "dor", "sil")
+    words = [a + b + c for a in syllables for b in syllables for c in ("n", "x")][:80]
+    logs = [
+        _memory(
+            f"log_{day:02d}",
+            f"Log {day}",
+            "Notes: " + " ".join(words[day : day + 15]) + ".",
+            f"2026-05-{day % 28 + 1:02d}",
+        )
+        for day in range(40)
+    ]
+    older = replace(
+        logs[0],
+        body=logs[0].body + "\nWhether the report scans the whole market: `DAILY_SCAN_ALL` defaults to `false`.",
+    )
+    newer = replace(logs[20], body=logs[20].body + "\nAs the user asked, `DAILY_SCAN_ALL` now defaults to `true`.")
+    docs = [prepare(m.key, m.title, m.description, m.body, m.date) for m in (older, newer, *logs[1:20], *logs[21:])]
+    found = [r for r in find_relations(docs) if {r.older, r.newer} == {"log_00.md", "log_20.md"}]
+    assert [(r.kind, r.held_back) for r in found] == [("contradiction", False)], found
+    assert "daily_scan_all" in found[0].cue.lower()

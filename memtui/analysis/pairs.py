@@ -19,6 +19,7 @@ from rapidfuzz import fuzz
 
 from memtui.analysis import text as tx
 from memtui.analysis.background import BACKGROUND_DOCS, Background, load_background
+from memtui.analysis.claims import may_state_value
 from memtui.analysis.cues import SCOPE_GROUPS, SCOPE_SAME
 from memtui.analysis.lexicon import ANTONYMS, STRONG_SCOPE_CUES
 from memtui.analysis.memory_text import MemoryText
@@ -134,7 +135,31 @@ def candidate_pairs(docs: Sequence[MemoryText], weights: Weights, *, max_df: int
         best = heapq.nlargest(PARTNERS_PER_MEMORY, found) if len(found) > PARTNERS_PER_MEMORY else found
         for _, j in best:
             pairs.add((i, j) if i < j else (j, i))
-    return pairs
+    return pairs | _other_values(docs)
+
+
+SAME_SETTING_MAX = 8
+"""A named setting or quantity stated by more memories than this is a project's common vocabulary, not a rescue."""
+
+
+def _other_values(docs: Sequence[MemoryText]) -> set[tuple[int, int]]:
+    """Pairs stating another value for the same named setting or quantity (`claims.setting_conflict`): the strongest
+    evidence of a conflict there is, judged however many look-alikes crowd the two (a project's daily logs share
+    most of their words, and one more log can push a pair out of each memory's strongest partners)."""
+    named: dict[tuple[str, str], list[tuple[int, str]]] = defaultdict(list)
+    for i, d in enumerate(docs):
+        if not may_state_value(d.description + "\n" + d.body):
+            continue
+        for kind, values in (("default", d.defaults), ("quantity", d.quantities)):
+            for ident, (value, _) in values.items():
+                named[kind, ident].append((i, value))
+    out: set[tuple[int, int]] = set()
+    for stated in named.values():
+        if 2 <= len(stated) <= SAME_SETTING_MAX:
+            for (i, vi), (j, vj) in combinations(stated, 2):
+                if vi != vj:
+                    out.add((i, j) if i < j else (j, i))
+    return out
 
 
 PARTNER_RELATED = 0.15
