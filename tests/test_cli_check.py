@@ -161,6 +161,29 @@ def test_a_memory_memtui_init_just_committed_is_undated_not_zero_days_old(tmp_pa
     assert badges()["user_role.md"][0] == "fresh"
 
 
+def test_a_memory_named_after_the_day_it_was_written_takes_its_age_from_that_day(tmp_path: Path) -> None:
+    """A new user's store of daily logs (`bug_fixes_and_context_2026-05-09.md`) put under git by `memtui init` read
+    `undated` for every log, though each name says the day it was written: that day is its age, a day after today
+    is not (a name may announce a deadline), and a later commit that wrote the file is newer still."""
+    from memtui import ops
+
+    store = tmp_path / "p" / "memory"
+    store.mkdir(parents=True)
+    (store / "project_log_2026-11-02.md").write_text(memory("project_log_2026-11-02", "project"))
+    (store / "project_launch_2027-01-15.md").write_text(memory("project_launch_2027-01-15", "project"))
+    assert run("init", str(store)).returncode == 0
+
+    def badges() -> dict[str, tuple[str, int | None]]:
+        data = json.loads(run("check", str(store), "--json", "--today", "2026-11-30").stdout)
+        return {m["path"]: (m["freshness"], m["age_days"]) for m in data["memories"]}
+
+    assert badges() == {"project_log_2026-11-02.md": ("aging", 28), "project_launch_2027-01-15.md": ("undated", None)}
+    log = store / "project_log_2026-11-02.md"
+    log.write_text(memory("project_log_2026-11-02", "project", body="Also: the recall job moved to Friday."))
+    ops.record_agent_write(store)  # written again after the init: that commit is the newer writing date
+    assert badges()["project_log_2026-11-02.md"] != ("aging", 28)
+
+
 def test_counts_of_one_are_singular_help_cites_no_missing_file_and_no_store_is_one_line(tmp_path: Path) -> None:
     """A new user read '1 errors' and '1 findings', --help citing 'DESIGN §5' (a file not in the repository), and
     a literal '\\n' in the message when memtui found no store."""

@@ -10,6 +10,8 @@ import datetime as dt
 import re
 from dataclasses import dataclass
 
+from memtui.core.freshness import days_named
+
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 
@@ -43,7 +45,6 @@ class WritingDates:
 
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
-_NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_](\d{2})[-_](\d{2})(?!\d)")
 
 
 def _dates_in(text: str) -> set[dt.date]:
@@ -94,7 +95,7 @@ def base_for(text: str, line: int, known: WritingDates, *, name: str = "", file_
     if heading is not None:
         return heading
     for label, value in (("name", name), ("file name", file_name)):
-        days = {dt.date(int(y), int(mo), int(d)) for y, mo, d in _NAME_DATE.findall(value) if _valid(y, mo, d)}
+        days = days_named(value)
         if len(days) == 1:
             return Base(days.pop(), f'the {label} "{value}"', True)
     if known.front:
@@ -117,11 +118,3 @@ def base_for(text: str, line: int, known: WritingDates, *, name: str = "", file_
     if known.mtime is not None:
         return Base(None, f"only the file's time, {known.mtime.isoformat()}, which copies and checkouts reset", False)
     return Base(None, "nothing says when it was written", False)
-
-
-def _valid(year: str, month: str, day: str) -> bool:
-    try:
-        dt.date(int(year), int(month), int(day))
-    except ValueError:
-        return False
-    return True

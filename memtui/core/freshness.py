@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any
@@ -25,7 +26,8 @@ class Freshness:
     age_days: int | None
     since: dt.date | None
     source: str
-    """Which date the age runs from: a front matter key, `git`, `mtime`, or `init` (none: see `added`)."""
+    """Which date the age runs from: a front matter key, `git`, `name` (a date in its name), `mtime`, or `init`
+    (none: see `added`)."""
     period_days: int | None
     expires_at: dt.date | None = None
     added: dt.date | None = None
@@ -68,6 +70,31 @@ def explicit_date(memory: Memory) -> tuple[dt.date | None, str]:
     return best
 
 
+NAME_DATE = re.compile(r"(?<!\d)(\d{4})[-_](\d{2})[-_](\d{2})(?!\d)")
+"""A day written in a memory's name or file name (`bug_fixes_and_context_2026-05-09`, `session_2026_08_06`)."""
+
+
+def days_named(value: str) -> set[dt.date]:
+    """The valid days `NAME_DATE` finds in a name."""
+    days = set()
+    for year, month, day in NAME_DATE.findall(value):
+        try:
+            days.add(dt.date(int(year), int(month), int(day)))
+        except ValueError:
+            continue
+    return days
+
+
+def name_date(memory: Memory) -> dt.date | None:
+    """The one day a memory's name (front matter) or file name gives, as a daily log or a session's note is named
+    after the day it was written; None when neither names exactly one."""
+    for value in (str(memory.frontmatter.get("name") or ""), memory.stem):
+        days = days_named(value)
+        if len(days) == 1:
+            return days.pop()
+    return None
+
+
 def assess(
     memory: Memory,
     today: dt.date,
@@ -81,12 +108,17 @@ def assess(
 
     `fallback` is the date of the file's last commit (or its mtime outside git), used only when the
     front matter carries no date at all: checkouts and copies reset mtimes, so they are the last resort.
-    `added` (with no `fallback`) is the day memtui's `init` put the file under git and nothing wrote it since:
-    that says when it was committed, not when it was written, so a decaying type is `undated`, with no age.
+    Without a front matter date or a commit, a day the memory's name gives (not after `today`) is when it was
+    written. `added` (with no `fallback`) is the day memtui's `init` put the file under git and nothing wrote it
+    since: that says when it was committed, not when it was written, so a decaying type is `undated`, with no age.
     """
     policy = POLICY_DAYS if policy is None else policy
     expires = to_date(memory.field_value("expires_at"))
     since, source = explicit_date(memory)
+    if since is None and not (fallback is not None and fallback_source == "git"):
+        named = name_date(memory)
+        if named is not None and named <= today:
+            since, source = named, "name"
     if since is None and fallback is None and added is not None:
         return _undated(memory, today, policy, expires, added)
     if since is None:
