@@ -1,0 +1,127 @@
+"""A relative date said more than once in a memory (a daily log saying 今天 again and again, "tomorrow" twice).
+
+Found on a real store: `f` → enter fixed one occurrence (one commit) and the review card left as decided, though
+the file still said the phrase; the main screen kept its flag, `check` its warning, and the card came back only in
+the next review, one occurrence a week. Now one decision writes every occurrence counted from the same day (the
+dialog shows each line before and after, and that is what is written, in one commit); an occurrence counted from
+another day (another dated heading) is its own decision, and the card stays in the review showing it until none
+is left. The finding says how many times the phrase is said. Real git, real files, the real app through Pilot.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from pathlib import Path
+
+import pytest
+from conftest import git, init_repo, memory, write_files
+
+from memtui import ops
+from memtui.core.model import Finding
+from memtui.workspace import analyse, open_store
+
+TODAY = dt.date(2026, 11, 30)
+WRITTEN = dt.date(2026, 11, 22)
+SIZE = (140, 40)
+LOG = "project_daily_log.md"
+FILLER = "\n".join(f"- 第{i}条记录：接口与页面的细节。" for i in range(1, 41))
+
+
+def _daily_log() -> str:
+    """今天 three times: twice under the heading of 2026-05-14 (`FIRST`, `SECOND`), once under 2026-05-15 (`OTHER`)."""
+    body = (
+        f"# 2026-05-14 更新记录\n\n今天主要修复 Web 端交互。\n\n{FILLER}\n\n## 验证记录\n\n今天按功能点多次运行测试。\n\n"
+        f"{FILLER}\n\n## 2026-05-15 补充\n\n今天补了文档。\n\n**Why:** x\n\n**How to apply:** y"
+    )
+    return memory("project_daily_log", "project", description="5/14 修复记录", body=body)
+
+
+LOG_TEXT = _daily_log()
+FIRST, SECOND, OTHER = (
+    next(n for n, line in enumerate(LOG_TEXT.split("\n"), 1) if line.startswith(start))
+    for start in ("今天主要", "今天按", "今天补")
+)
+
+
+def _tomorrow_twice() -> str:
+    """ "tomorrow" twice, both counted from the front matter's `created` (2026-11-20): both mean 2026-11-21."""
+    body = (
+        "The vendor call is tomorrow at ten.\n\n"
+        + "\n".join(f"- note {i}" for i in range(1, 31))
+        + "\n\nBring the contract tomorrow, signed.\n\n**Why:** x\n\n**How to apply:** y"
+    )
+    return memory("project_vendor", "project", body=body, created="2026-11-20")
+
+
+def _store(tmp_path: Path, files: dict[str, str]) -> Path:
+    top = tmp_path / "app"
+    write_files(top / "memory", files)
+    init_repo(top, when=WRITTEN)
+    return top / "memory"
+
+
+def _commits(store: Path) -> int:
+    return int(git(store.parent, "rev-list", "--count", "HEAD").strip())
+
+
+def _dated(store: Path, path: str) -> list[Finding]:
+    """The relative-date findings of a memory, as `check` reports them now."""
+    ws = analyse(open_store(store, today=TODAY))
+    return [f for f in ws.findings_for(path) if f.kind == "relative-date"]
+
+
+def _line_of(text: str, needle: str) -> int:
+    return next(n for n, line in enumerate(text.split("\n"), 1) if needle in line)
+
+
+# ---------------------------------------------------------------------------------------------- ops
+
+
+def test_every_occurrence_counted_from_the_same_day_is_one_decision(tmp_path: Path) -> None:
+    store = _store(tmp_path, {"project_vendor.md": _tomorrow_twice()})
+    path = store / "project_vendor.md"
+    text = path.read_text()
+    first, second = _line_of(text, "vendor call is tomorrow"), _line_of(text, "contract tomorrow")
+    preview = ops.fix_date_preview(store, "project_vendor.md", today=TODAY)
+    assert preview.numbers == (first, second) and preview.others == ()
+    assert preview.shown("2026-11-21") == (
+        f"line {first}: - The vendor call is tomorrow at ten.",
+        f"line {first}: + The vendor call is 2026-11-21 at ten.",
+        f"line {second}: - Bring the contract tomorrow, signed.",
+        f"line {second}: + Bring the contract 2026-11-21, signed.",
+    )
+    before = _commits(store)
+    result = ops.fix_date(store, "project_vendor.md", date="2026-11-21", lines=preview.numbers, today=TODAY)
+    assert _commits(store) == before + 1  # one decision, one commit
+    assert result.shown == preview.shown("2026-11-21")  # what was shown is what was written
+    assert path.read_text() == text.replace("tomorrow", "2026-11-21")
+    assert _dated(store, "project_vendor.md") == []  # check has nothing left to say
+
+
+def test_an_occurrence_under_another_dated_heading_is_its_own_decision(tmp_path: Path) -> None:
+    store = _store(tmp_path, {LOG: _daily_log()})
+    path = store / LOG
+    original = path.read_text()
+    preview = ops.fix_date_preview(store, LOG, today=TODAY)
+    assert preview.numbers == (FIRST, SECOND) and preview.others == (OTHER,) and preview.proposal == "2026-05-14"
+    result = ops.fix_date(store, LOG, date="2026-05-14", lines=preview.numbers, today=TODAY)
+    assert path.read_text() == original.replace("今天主要", "2026-05-14主要").replace("今天按", "2026-05-14按")
+    assert any(f"line {OTHER}" in note and "another day" in note for note in result.notes), result.notes
+    with pytest.raises(ops.OpError, match="not the line"):  # what was shown no longer matches
+        ops.fix_date(store, LOG, lines=preview.numbers, today=TODAY)
+    following = ops.fix_date_preview(store, LOG, today=TODAY)
+    assert following.numbers == (OTHER,) and following.others == () and following.proposal == "2026-05-15"
+    result = ops.fix_date(store, LOG, lines=following.numbers, today=TODAY)
+    assert "2026-05-15补了文档" in path.read_text() and "今天" not in path.read_text()
+    assert result.notes == ()
+    assert _dated(store, LOG) == []
+
+
+def test_the_finding_says_how_many_times_and_how_many_one_fix_writes(tmp_path: Path) -> None:
+    store = _store(tmp_path, {LOG: _daily_log(), "project_vendor.md": _tomorrow_twice()})
+    (log,) = _dated(store, LOG)
+    assert log.details["occurrences"] == 3 and log.details["together"] == 2
+    assert "said 3 times" in log.message and "2 counted from the same day" in log.message, log.message
+    (vendor,) = _dated(store, "project_vendor.md")
+    assert vendor.details["occurrences"] == 2 and vendor.details["together"] == 2
+    assert "said 2 times (one fix writes both)" in vendor.message, vendor.message
