@@ -15,9 +15,14 @@ from pathlib import Path
 
 import pytest
 from conftest import git, init_repo, memory, write_files
+from textual.widgets import Button, Input
 
 from memtui import ops
+from memtui.analysis import dates
 from memtui.core.model import Finding
+from memtui.tui.app import MemtuiApp
+from memtui.tui.dialogs import FixDateDialog
+from memtui.tui.pilot import select_memory, settle
 from memtui.workspace import analyse, open_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -125,3 +130,52 @@ def test_the_finding_says_how_many_times_and_how_many_one_fix_writes(tmp_path: P
     (vendor,) = _dated(store, "project_vendor.md")
     assert vendor.details["occurrences"] == 2 and vendor.details["together"] == 2
     assert "said 2 times (one fix writes both)" in vendor.message, vendor.message
+
+
+# ---------------------------------------------------------------------------------------------- the dialog's button
+
+
+def test_what_a_written_text_names() -> None:
+    assert dates.what_it_names("2026-11-26") == "date"
+    assert dates.what_it_names("October 2026") == "month"
+    assert dates.what_it_names("2026年10月") == "month"
+    assert dates.what_it_names("2027") == "year"
+    assert dates.what_it_names("2027年") == "year"
+    assert dates.what_it_names("the week of 2026-11-16") == "week"
+    assert dates.what_it_names("the weekend of 2026-11-21") == "weekend"
+    assert dates.what_it_names("2026-11-16—2026-11-22") == "week"
+    assert dates.what_it_names("2026-11-21—2026-11-22") == "weekend"
+
+
+def make_app(store: Path) -> MemtuiApp:
+    return MemtuiApp(store, today=TODAY, watch_interval=0)
+
+
+def _button(dialog: FixDateDialog) -> str:
+    return str(dialog.query_one("#ok", Button).label)
+
+
+async def _fix_date_dialog(app: MemtuiApp, pilot, path: str) -> FixDateDialog:  # type: ignore[no-untyped-def]
+    await settle(app, pilot)
+    await select_memory(app, pilot, path)
+    await pilot.press("f")
+    await settle(app, pilot)
+    dialog = app.screen
+    assert isinstance(dialog, FixDateDialog)
+    return dialog
+
+
+async def test_the_button_names_what_it_writes(demo: Path) -> None:
+    """ "Write the date" over "October 2026" promised a day; the button says a month, and follows what is typed."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await _fix_date_dialog(app, pilot, "project_oncall.md")  # "last month": October 2026
+        assert dialog.query_one(Input).value == "October 2026"
+        assert _button(dialog).startswith("Write the month"), _button(dialog)
+        await pilot.press(*"2026-10-14")
+        await pilot.pause()
+        assert _button(dialog).startswith("Write the date"), _button(dialog)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        dialog = await _fix_date_dialog(app, pilot, "project_deploy_freeze.md")  # "next Thursday": a day
+        assert _button(dialog).startswith("Write the date"), _button(dialog)
