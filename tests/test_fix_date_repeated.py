@@ -14,15 +14,20 @@ import datetime as dt
 from pathlib import Path
 
 import pytest
-from conftest import git, init_repo, memory, write_files
+from conftest import git, init_repo, memory, said, write_files
+from textual.containers import VerticalScroll
 from textual.widgets import Button, Input
 
 from memtui import ops
 from memtui.analysis import dates
+from memtui.audit.repo import parse_trailers
 from memtui.core.model import Finding
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import FixDateDialog
+from memtui.tui.main_screen import MainScreen
 from memtui.tui.pilot import select_memory, settle
+from memtui.tui.review import ReviewScreen
+from memtui.tui.review_card import line_row
 from memtui.workspace import analyse, open_store
 
 TODAY = dt.date(2026, 11, 30)
@@ -179,3 +184,106 @@ async def test_the_button_names_what_it_writes(demo: Path) -> None:
         await settle(app, pilot)
         dialog = await _fix_date_dialog(app, pilot, "project_deploy_freeze.md")  # "next Thursday": a day
         assert _button(dialog).startswith("Write the date"), _button(dialog)
+
+
+# ---------------------------------------------------------------------------------------------- the review
+
+
+async def test_the_review_card_stays_until_every_occurrence_is_fixed(tmp_path: Path) -> None:
+    store = _store(tmp_path, {LOG: _daily_log()})
+    path = store / LOG
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        card = next(c for c in screen.cards if c.kind == "relative-date" and c.paths == (LOG,))
+        assert "said 3 times" in card.explanation
+        screen.index = screen.cards.index(card)
+        screen.show_card()
+        await pilot.pause()
+        before = _commits(store)
+        await pilot.press("f")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, FixDateDialog)
+        shown = str(dialog.query_one("#fix-phrase").render()) + str(dialog.query_one("#fix-after").render())
+        assert f"line {FIRST}:" in shown and f"line {SECOND}:" in shown and f"line {OTHER}" not in shown
+        assert f"line {OTHER}" in str(dialog.query_one("#fix-others").render())
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert app.screen is screen and _commits(store) == before + 1
+        assert path.read_text().count("今天") == 1
+        now = screen.current()  # the same card, following the store: the occurrence left
+        assert now is not None and now.kind == "relative-date" and now.paths == (LOG,)
+        assert now.finding is not None and now.finding.line == OTHER and "2026-05-15" in now.explanation
+        assert now in screen.left()
+        scroll = screen.query_one("#card-single", VerticalScroll)
+        row = line_row(path.read_text(), OTHER, scroll.scrollable_content_region.width)
+        assert row > scroll.size.height  # below the first screenful of the memory
+        assert scroll.scroll_y <= row < scroll.scroll_y + scroll.size.height  # the preview opens at it
+        await pilot.press("escape")  # left and opened again: still to decide
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        assert any(c.kind == "relative-date" and c.paths == (LOG,) for c in screen.left())
+        screen.index = next(i for i, c in enumerate(screen.cards) if c.kind == "relative-date" and c.paths == (LOG,))
+        screen.show_card()
+        await pilot.pause()
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FixDateDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert _commits(store) == before + 2 and "今天" not in path.read_text()
+        assert not any(c.kind == "relative-date" and c.paths == (LOG,) for c in screen.left())
+        assert [f for f in app.ws.findings_for(LOG) if f.kind == "relative-date"] == []  # the main screen's flag
+        reasons = git(store.parent, "log", "-2", "--format=%(trailers:key=Memtui-Reason,valueonly)")
+        assert "→ 2026-05-15" in reasons and "→ 2026-05-14" in reasons
+
+
+async def test_one_decision_fixes_a_phrase_said_twice_from_the_same_day(tmp_path: Path) -> None:
+    store = _store(tmp_path, {"project_vendor.md": _tomorrow_twice()})
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await pilot.press("r")
+        await settle(app, pilot)
+        screen = app.screen
+        assert isinstance(screen, ReviewScreen)
+        card = next(c for c in screen.cards if c.kind == "relative-date")
+        screen.index = screen.cards.index(card)
+        screen.show_card()
+        await pilot.pause()
+        before = _commits(store)
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FixDateDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert _commits(store) == before + 1
+        assert "tomorrow" not in (store / "project_vendor.md").read_text()
+        assert not any(c.kind == "relative-date" for c in screen.left())
+        assert parse_trailers(git(store.parent, "log", "-1", "--format=%B"))["Memtui-Action"] == ["fix-date"]
+
+
+async def test_the_main_screen_f_fixes_what_is_left_and_says_so(tmp_path: Path) -> None:
+    store = _store(tmp_path, {LOG: _daily_log()})
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        dialog = await _fix_date_dialog(app, pilot, LOG)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert isinstance(app.screen, MainScreen)
+        assert any(f"line {OTHER}" in n.message for n in said(app)), [n.message for n in said(app)]
+        assert [f.line for f in app.ws.findings_for(LOG) if f.kind == "relative-date"] == [OTHER]
+        dialog = await _fix_date_dialog(app, pilot, LOG)
+        assert dialog.query_one(Input).value == "2026-05-15"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "今天" not in (store / LOG).read_text()
+        assert [f for f in app.ws.findings_for(LOG) if f.kind == "relative-date"] == []
