@@ -269,6 +269,17 @@ def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
     )
 
 
+def date_left(card: Card, queue: Sequence[Card]) -> Card | None:
+    """After a relative date of `card` was fixed, the same phrase in the same memory still to fix, as `queue` (the
+    store as it is now) has it: said again counted from another day (another dated heading), which `ops.fix_date`
+    leaves for its own decision. A fix that leaves one does not close its card: it follows the store, showing the
+    occurrence left, until none is."""
+    if card.kind != "relative-date" or card.is_bulk:
+        return None
+    phrase = card.cue.lower()
+    return next((c for c in queue if c.key == card.key and c.cue.lower() == phrase), None)
+
+
 def review_record(events: Sequence[Event], ours: Mapping[str, str], cards: int) -> str:
     """What a finished review records: its own decisions by what they did (`ours`: commit → the review's word for
     it), those still standing (not undone since), then every other decision committed since the last finished

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import os
+import shutil
 import subprocess
 from collections.abc import Callable, Sequence
 from pathlib import Path
@@ -157,3 +158,26 @@ def _keep_every_notification(monkeypatch: pytest.MonkeyPatch) -> None:
 def said(app: Any) -> list[SimpleNamespace]:
     """Every notification the app showed, expired or not, oldest first (each has `title` and `message`)."""
     return list(app.__dict__.get("said", []))
+
+
+def hold_history_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
+    """Put a `git` on PATH that, while the returned gate file exists, holds every read of the store's file dates
+    (the `git log` the fix-date preview runs) before running the real git, and adds a line to the returned file as
+    each one starts waiting: history as slow as the test wants, with nothing but real git answering. A read is held
+    a minute at most, so code that waits for it on the UI thread fails the test instead of hanging it."""
+    real = shutil.which("git")
+    assert real is not None
+    bin_dir, gate, entered = tmp_path / "gitgate", tmp_path / "gate", tmp_path / "entered"
+    bin_dir.mkdir()
+    wrapper = bin_dir / "git"
+    wrapper.write_text(
+        "#!/bin/sh\n"
+        'case "$*" in\n'
+        f'  *" --name-only --no-renames -- "*) if [ -e "{gate}" ]; then echo held >> "{entered}"; n=0; '
+        f'while [ -e "{gate}" ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n + 1)); done; fi ;;\n'
+        "esac\n"
+        f'exec "{real}" "$@"\n'
+    )
+    wrapper.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
+    return gate, entered

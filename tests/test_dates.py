@@ -384,9 +384,11 @@ def test_a_date_given_that_is_the_proposal_is_recorded_as_counted_from_its_day(t
     assert head_reason(store) == '"next Thursday" → 2026-12-03 (the date given)'
 
 
-def test_a_fix_changes_only_the_line_shown_not_the_same_phrase_elsewhere(tmp_path: Path) -> None:
+def test_a_fix_changes_only_the_lines_shown_not_the_same_phrase_from_another_day(tmp_path: Path) -> None:
     """1Skip's bug_fixes_and_context_2026-05-14.md: fixing 今天 on line 11 also rewrote 今天 on line 110, a line
-    nobody was shown (and 今天 under another dated heading is another day). Each occurrence is its own fix."""
+    nobody was shown (and 今天 under another dated heading is another day). The preview names every line one fix
+    writes: each 今天 counted from the same heading (lines 9 and 13), not the one under another (line 17), which is
+    its own fix."""
     body = (
         "# 2026-05-14 更新记录\n\n今天主要修复 Web 端交互。\n\n## 验证记录\n\n今天按功能点多次运行测试。\n\n"
         "## 2026-05-15 补充\n\n今天补了文档。\n\n**Why:** x\n\n**How to apply:** y"
@@ -395,15 +397,15 @@ def test_a_fix_changes_only_the_line_shown_not_the_same_phrase_elsewhere(tmp_pat
     store = _store(tmp_path, {f"{name}.md": memory(name, "project", description="5/14 修复记录", body=body)})
     path = store / f"{name}.md"
     original = path.read_text()
-    ops.fix_date(store, f"{name}.md", today=TODAY)
-    assert path.read_text() == original.replace("今天主要", "2026-05-14主要")  # line 9 only
+    preview = ops.fix_date_preview(store, f"{name}.md", today=TODAY)
+    assert preview.numbers == (9, 13) and preview.others == (17,)
+    ops.fix_date(store, f"{name}.md", lines=preview.numbers, today=TODAY)
+    assert path.read_text() == original.replace("今天主要", "2026-05-14主要").replace("今天按", "2026-05-14按")
     preview = ops.fix_date_preview(store, f"{name}.md", today=TODAY)  # the next one is its own decision
-    assert preview.numbers == (13,) and preview.proposal == "2026-05-14"
+    assert preview.numbers == (17,) and preview.proposal == "2026-05-15"
     with pytest.raises(ops.OpError, match="not the line"):  # what the person was shown no longer matches
         ops.fix_date(store, f"{name}.md", lines=(9, 13), today=TODAY)
     ops.fix_date(store, f"{name}.md", lines=preview.numbers, today=TODAY)
-    assert "2026-05-14按功能点" in path.read_text() and "今天补了文档" in path.read_text()
-    ops.fix_date(store, f"{name}.md", today=TODAY)
     assert "2026-05-15补了文档" in path.read_text()  # counted from its own heading
 
 

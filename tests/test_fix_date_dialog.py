@@ -13,8 +13,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from conftest import git, init_repo, memory, write_files
-from test_tui import hold_history_reads
+from conftest import git, hold_history_reads, init_repo, memory, write_files
 from textual.widgets import Input
 
 from memtui import ops

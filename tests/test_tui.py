@@ -3,12 +3,10 @@
 from __future__ import annotations
 
 import datetime as dt
-import os
-import shutil
 from pathlib import Path
 
 import pytest
-from conftest import git, said
+from conftest import git, hold_history_reads, said
 from textual.app import App
 from textual.content import Content
 from textual.widgets import DataTable, Input, Label, TextArea
@@ -175,29 +173,6 @@ async def test_verify_fix_date_and_undo(demo: Path) -> None:
         await settle(app, pilot)
         assert "next Thursday" in (demo / "project_deploy_freeze.md").read_text().split("---")[2]
         assert head(demo)["Memtui-Action"] == ["undo"]
-
-
-def hold_history_reads(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> tuple[Path, Path]:
-    """Put a `git` on PATH that, while the returned gate file exists, holds every read of the store's file dates
-    (the `git log` the fix-date preview runs) before running the real git, and adds a line to the returned file as
-    each one starts waiting: history as slow as the test wants, with nothing but real git answering. A read is held
-    a minute at most, so code that waits for it on the UI thread fails the test instead of hanging it."""
-    real = shutil.which("git")
-    assert real is not None
-    bin_dir, gate, entered = tmp_path / "gitgate", tmp_path / "gate", tmp_path / "entered"
-    bin_dir.mkdir()
-    wrapper = bin_dir / "git"
-    wrapper.write_text(
-        "#!/bin/sh\n"
-        'case "$*" in\n'
-        f'  *" --name-only --no-renames -- "*) if [ -e "{gate}" ]; then echo held >> "{entered}"; n=0; '
-        f'while [ -e "{gate}" ] && [ $n -lt 6000 ]; do sleep 0.01; n=$((n + 1)); done; fi ;;\n'
-        "esac\n"
-        f'exec "{real}" "$@"\n'
-    )
-    wrapper.chmod(0o755)
-    monkeypatch.setenv("PATH", f"{bin_dir}{os.pathsep}{os.environ['PATH']}")
-    return gate, entered
 
 
 async def test_fix_date_reads_history_off_the_ui_thread_and_keys_pressed_meanwhile_count(

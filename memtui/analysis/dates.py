@@ -514,6 +514,39 @@ def read_typed(value: str) -> Resolved:
     return dt.date.fromisoformat(value)
 
 
+_WEEK_OF = re.compile(r"the (?P<kind>week|weekend) of \d{4}-\d{2}-\d{2}")
+_ZH_SPAN = re.compile(r"(?P<first>\d{4}-\d{2}-\d{2})—(?P<last>\d{4}-\d{2}-\d{2})")
+
+
+def what_it_names(written: str) -> str:
+    """What a text `fix-date` writes in place of a phrase names: "date" (one day), "week", "weekend", "month",
+    "year", or "dates" (another span); "date" for what is no date at all (a front end's button then still reads
+    "Write the date", and the value is refused when given)."""
+    value = " ".join(written.split())
+    week = _WEEK_OF.fullmatch(value)
+    if week is not None:
+        return week["kind"]
+    span = _ZH_SPAN.fullmatch(value)
+    try:
+        read = (
+            (dt.date.fromisoformat(span["first"]), dt.date.fromisoformat(span["last"])) if span else read_typed(value)
+        )
+    except ValueError:
+        return "date"
+    if isinstance(read, dt.date) or read is None:
+        return "date"
+    first, last = read
+    if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31) and first.year == last.year:
+        return "year"
+    if first.day == 1 and last == _month_end(first):
+        return "month"
+    if (first.weekday(), (last - first).days) == (0, 6):
+        return "week"
+    if (first.weekday(), (last - first).days) == (5, 1):
+        return "weekend"
+    return "dates"
+
+
 def written_as(typed: str, phrase: str, proposal: str | None = None) -> str:
     """The text `fix-date` writes in place of `phrase` for what a person gave (typed in the dialog, `--date`).
 

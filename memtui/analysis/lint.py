@@ -134,7 +134,9 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
     ("last month") carry `details["range"]` and no one-day `suggestion`. `details["replacement"]` is the
     text `fix-date` would write, so a front end can show it and ask before anything is written; `details["base"]`,
     `["base_source"]` and `["base_certain"]` say which day it was counted from and why, `["after_today"]` the date
-    not offered because it is in the future.
+    not offered because it is in the future. `["occurrences"]` is how many times the memory says the phrase
+    (description included), `["together"]` how many of those one fix writes: those counted from the same day; the
+    message says both when the phrase is said more than once.
     """
     out: list[Finding] = []
     readable = [m for m in memories if not m.error and m.is_active]
@@ -145,7 +147,8 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
         text = m.description + "\n" + m.body
         written = known.get(m.path, WritingDates())
-        for hit in dates.dated_phrases(text, written, today, name=m.name or "", file_name=Path(m.path).name):
+        hits = dates.dated_hits(text, written, today, name=m.name or "", file_name=Path(m.path).name)
+        for hit in dates.unique_phrases(hits):
             line = offset + hit.line - 1 if hit.line > 1 else None
             suggestion = hit.suggestion.isoformat() if hit.suggestion else None
             span = [hit.span[0].isoformat(), hit.span[1].isoformat()] if hit.span else None
@@ -162,12 +165,14 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
                 )
             else:
                 hint = f"; no date offered: when it was written is not known ({base.source})"
+            same = [h for h in hits if h.phrase.lower() == hit.phrase.lower()]
+            together = sum(1 for h in same if h.base == hit.base)
             out.append(
                 Finding(
                     FindingKind.RELATIVE_DATE,
                     WARNING,
                     (m.path,),
-                    f'{m.path}: relative date "{hit.phrase}" with no absolute date{hint}',
+                    f'{m.path}: relative date "{hit.phrase}" with no absolute date{_times(len(same), together)}{hint}',
                     line=line,
                     cue=hit.phrase,
                     details={
@@ -179,10 +184,26 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
                         "base_source": base.source,
                         "base_certain": base.certain,
                         "after_today": hit.withheld or None,
+                        "occurrences": len(same),
+                        "together": together,
                     },
                 )
             )
     return out
+
+
+def _times(occurrences: int, together: int) -> str:
+    """How often a memory says a relative date, and how many of those one fix writes (those counted from the same
+    day as the finding's); empty when it says it once."""
+    if occurrences < 2:
+        return ""
+    if together == occurrences:
+        return f", said {occurrences} times (one fix writes {'both' if occurrences == 2 else f'all {occurrences}'})"
+    rest = occurrences - together
+    return (
+        f", said {occurrences} times (one fix writes the {together} counted from the same day; "
+        f"{rest} more {'counts' if rest == 1 else 'count'} from another day, fixed after)"
+    )
 
 
 def secret_findings(memories: Iterable[Memory], index_text: str | None = None) -> list[Finding]:

@@ -188,9 +188,10 @@ class LineFix:
 class DateFix:
     """What `fix_date` will write for one relative date, worked out without writing (`fix_date_preview`).
 
-    `lines` are every line it changes — the line the finding names, and the description when it says the same
-    phrase counted from the same day — and no other: the same phrase elsewhere (another dated section, a later
-    paragraph) is its own finding and its own decision.
+    `lines` are every line it changes: each line of the body and of the description that says the phrase counted
+    from the same day as the finding's (the same date, however often a daily log says "今天"), and no other. The
+    same phrase counted from another day (under another dated heading) is in `others`: its own finding once this
+    fix is written, and its own decision.
     """
 
     path: str
@@ -202,6 +203,8 @@ class DateFix:
     withheld: str
     """The date worked out but not offered (after today, counted from only the first commit); else empty."""
     lines: tuple[LineFix, ...]
+    others: tuple[int, ...] = ()
+    """The file lines where the phrase is also said, counted from another day: left as they are by this fix."""
 
     @property
     def numbers(self) -> tuple[int, ...]:
@@ -246,21 +249,35 @@ def _plan_date_fix(memory: Memory, known: WritingDates, today: dt.date, phrase: 
     hit = wanted[0]
     same = [h for h in hits if h.phrase.lower() == hit.phrase.lower()]
     lines = [line.rstrip("\r") for line in memory.text.split("\n")]
-    columns: dict[int, list[int]] = {}
-    # the description often says it too: the same date only when counted from the same day
-    said = [h for h in same if h.line <= description_lines and h.base == hit.base]
-    for number, column in _in_front_matter(lines, memory.description, said):
-        columns.setdefault(number, []).append(column)
-    if hit.line > description_lines:  # the line the finding names: every occurrence of the phrase on it
-        number = memory.text.count("\n", 0, len(memory.text) - len(memory.body)) + hit.line - description_lines
-        columns[number] = [h.column for h in same if h.line == hit.line and h.column is not None]
+    body_start = memory.text.count("\n", 0, len(memory.text) - len(memory.body)) - description_lines
+    # every occurrence counted from the same day says the same date: one decision writes them all (the description
+    # often says it too); one counted from another day (another dated heading) is left for its own decision
+    together = [h for h in same if h.base == hit.base]
+    columns = _columns(lines, memory.description, body_start, description_lines, together)
+    apart = _columns(lines, memory.description, body_start, description_lines, [h for h in same if h.base != hit.base])
     fixes = []
     for number, at in sorted(columns.items()):
         text = lines[number - 1] if 0 < number <= len(lines) else ""
         if not at or any(text[c : c + len(hit.phrase)].lower() != hit.phrase.lower() for c in at):
             raise OpError(f"{memory.path}: could not find {hit.phrase!r} on line {number}; nothing was changed")
         fixes.append(LineFix(number, text, hit.phrase, tuple(at)))
-    return DateFix(memory.path, hit.phrase, hit.replacement, hit.base, hit.withheld, tuple(fixes))
+    others = tuple(sorted(set(apart) - set(columns)))
+    return DateFix(memory.path, hit.phrase, hit.replacement, hit.base, hit.withheld, tuple(fixes), others)
+
+
+def _columns(
+    lines: list[str], description: str, body_start: int, description_lines: int, hits: list[reldates.RelativeDate]
+) -> dict[int, list[int]]:
+    """Where each of `hits` (lines of the description, then the body, as `dated_hits` counts them) starts in the
+    file: {file line: [columns]}."""
+    columns: dict[int, list[int]] = {}
+    said = [h for h in hits if h.line <= description_lines]
+    for number, column in _in_front_matter(lines, description, said):
+        columns.setdefault(number, []).append(column)
+    for h in hits:
+        if h.line > description_lines and h.column is not None:
+            columns.setdefault(body_start + h.line, []).append(h.column)
+    return columns
 
 
 def _in_front_matter(lines: list[str], description: str, hits: list[reldates.RelativeDate]) -> list[tuple[int, int]]:
@@ -345,7 +362,9 @@ def fix_date(
     phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
     (a file memtui's init put under git, a copy with only its mtime), or it is only the file's first commit and the
     date would be after today, nothing is written unless `date` is given. Only the lines `fix_date_preview` names
-    change: the finding's line and the description when it says the same date. With `lines` (the line numbers
+    change: every line saying the phrase counted from the same day as the finding's (the description too), in one
+    commit; the phrase counted from another day (another dated heading) is left for its own fix, and a note says
+    where. With `lines` (the line numbers
     the person was shown), a fix that would change any other line is refused, writing nothing. The commit says
     which day the date was counted from when it is memtui's proposal (given or not), else that it was given;
     `OpResult.shown` holds each line before and after.
@@ -389,5 +408,11 @@ def fix_date(
         reason = f'"{plan.phrase}" → {replacement} ({plan.counted(replacement)})'
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("fix-date", path.name, reason, trailers))
+        if plan.others:
+            where = ", ".join(str(n) for n in plan.others)
+            txn.notes.append(
+                f'{memory.path}: "{plan.phrase}" is still said on line{"s" if len(plan.others) > 1 else ""} {where}, '
+                "counted from another day: its own fix (fix-date again)"
+            )
         result = txn.result("fix-date", sha, f"{memory.path}: {reason}", (memory.path,))
         return replace(result, shown=plan.shown(replacement))

@@ -21,7 +21,7 @@ from textual.widgets import Button, Input, Label, Static, TextArea
 from textual.widgets.input import Selection
 
 from memtui import ops
-from memtui.analysis.dates import names_range, written_as
+from memtui.analysis.dates import names_range, what_it_names, written_as
 from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.ops import DateFix
@@ -639,8 +639,10 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
         forms = "a day YYYY-MM-DD, a month YYYY-MM or a year YYYY" if self.ranged else "YYYY-MM-DD"
         with Vertical(classes="dialog"):
             yield Label(plain(f"Fix a relative date in {self._title}"), classes="dialog-title")
-            yield Static(plain(self.before_lines()), id="fix-phrase", classes="dialog-message")
-            yield Static(plain(self.after_line(self.offered)), id="fix-after", classes="dialog-message")
+            with VerticalScroll(id="fix-lines"):  # a daily log may say the phrase many times: every line is shown
+                yield Static(plain(self.before_lines()), id="fix-phrase", classes="dialog-message")
+                yield Static(plain(self.after_line(self.offered)), id="fix-after", classes="dialog-message")
+            yield Static(plain(self.others()), id="fix-others", classes="dialog-message")
             yield Static(plain(self.base), id="fix-base", classes="dialog-message")
             yield Static(plain(self.status()), id="fix-status", classes="dialog-message")
             yield Label(f"Replace “{self.phrase}” with this {'' if self.ranged else 'date '}({forms}):")
@@ -650,7 +652,28 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
             yield Input(self.offered, placeholder=placeholder, id="fix-date", select_on_focus=False)
             with Horizontal(classes="dialog-buttons"):
                 yield Button("Cancel \\[esc]", id="cancel")
-                yield Button("Write the date \\[enter]", id="ok", variant="warning")
+                yield Button(self.button_label(self.offered), id="ok", variant="warning")
+
+    def others(self) -> str:
+        """The phrase's occurrences this fix leaves, each counted from another day: their own decision, after it
+        ("" when there are none, or the plan is still being read)."""
+        left = self.plan.others if self.plan is not None else ()
+        if not left:
+            return ""
+        where = ", ".join(str(n) for n in left)
+        more = "1 more" if len(left) == 1 else f"{len(left)} more"
+        return (
+            f"{more} “{self.phrase}” (line{'s' if len(left) > 1 else ''} {where}) counted from another day: "
+            "not written now, its own fix after this one"
+        )
+
+    def button_label(self, value: str) -> str:
+        """The write button, saying what it writes: "Write the date", "Write the month" ("October 2026")…"""
+        try:
+            names = what_it_names(self.written(value)) if value.strip() else "date"
+        except ValueError:
+            names = "date"
+        return f"Write the {names} \\[enter]"
 
     def status(self) -> str:
         """What the dialog is waiting for ("" once every line the fix writes is shown)."""
@@ -683,6 +706,7 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
         box.selection = Selection(0, len(box.value))
         box.focus()
         self.query_one("#fix-base", Static).display = bool(self.base)
+        self.query_one("#fix-others", Static).display = bool(self.others())
         self._show_status()
         if self._preview is not None and self.reading:
             self._read_plan(self._preview)
@@ -724,6 +748,10 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
         base.display = bool(self.base)
         self.query_one("#fix-phrase", Static).update(plain(self.before_lines()))
         self.query_one("#fix-after", Static).update(plain(self.after_line(box.value)))
+        others = self.query_one("#fix-others", Static)
+        others.update(plain(self.others()))
+        others.display = bool(self.others())
+        self.query_one("#ok", Button).label = self.button_label(box.value)
         self._show_status()
         if self.confirmed_early:
             self.confirmed_early = False
@@ -743,6 +771,7 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
     @on(Input.Changed)
     def _changed(self, event: Input.Changed) -> None:
         self.query_one("#fix-after", Static).update(plain(self.after_line(event.value)))
+        self.query_one("#ok", Button).label = self.button_label(event.value)
         # typing after enter: the person is not done with the date (the change messages of keys typed before enter
         # can arrive after it, each with the value of its time: only another value now takes the enter back)
         if self.confirmed_early and event.input.value.strip() != self._confirmed_value:

@@ -23,11 +23,11 @@ from memtui import claude_settings, ops
 from memtui.audit.repo import open_repo
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
-from memtui.review import GROUPS, Card, current_card, held_back_cards, review_record
+from memtui.review import GROUPS, Card, current_card, date_left, held_back_cards, review_record
 from memtui.tui.decisions import DiskChange, Operation, Outcome, undo_own
 from memtui.tui.dialogs import ChangedDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
-from memtui.tui.review_cursor import Decision, ReviewSession
+from memtui.tui.review_cursor import DATE_FIXED, Decision, ReviewSession
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
@@ -297,6 +297,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """The card as last drawn (its text stays until `r` when its memories change on disk)."""
         self.seen: dict[str, Memory | None] = {}
         """The card's memories as last drawn: what a decision on it acts on."""
+        self.opened_at: tuple[object, ...] | None = None
+        """The single card (and its line to fix) the preview last opened at: drawn again, it keeps its scroll."""
         self.only: str | None = None
         """The one group shown (`/`), or None for every group."""
         self.weaker = False
@@ -616,7 +618,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             self.show_card()
             return
         before = self.left()
-        closes = not marked
+        # a date fixed where the memory still says the phrase, counted from another day: the card stays to fix it
+        closes = not marked and not (action == DATE_FIXED and card is not None and date_left(card, self._queue()))
         decision = Decision(card, action, outcome.commit, closes=closes)
         decisions = self.decisions if outcome.committed else self.looked
         decisions.append(decision)

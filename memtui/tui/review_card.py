@@ -84,6 +84,13 @@ def claim_row(text: str, claim: str, width: int) -> int:
     return sum(max(1, -(-len(line) // width)) for line in before[:-1])
 
 
+def line_row(text: str, line: int, width: int) -> int:
+    """The screen row (text wrapped at `width`, as the card wraps it) where the file's `line` (1-based) starts."""
+    if line <= 1 or width <= 0:
+        return 0
+    return len(Content("\n".join(text.split("\n")[: line - 1])).wrap(width))
+
+
 def _since(fresh: Freshness) -> str:
     if fresh.since is None:
         return "never confirmed"

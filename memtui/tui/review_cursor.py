@@ -96,6 +96,9 @@ SETTLING_WORDS = frozenset({"verified", "edited"})
 """The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
 GONE_WORDS = frozenset({"archived", "merged", "merged away (duplicate)"})
 """The review's words for the decisions after which what the card was about is gone from the loaded store."""
+DATE_FIXED = "date fixed"
+"""The review's word for a relative date fixed (`ops.fix_date`): it closes its card only when the memory no longer
+says the phrase (`review.date_left`)."""
 
 
 def viewed_key(card: Card) -> tuple[str, str, frozenset[str], bool]:
@@ -133,6 +136,7 @@ class ReviewCursor(_Base):
     only: str | None
     weaker: bool
     seen_card: Card | None
+    opened_at: tuple[object, ...] | None
     seen: dict[str, Memory | None]
     session: ReviewSession
 

@@ -16,7 +16,7 @@ from memtui.review import Card
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
-from memtui.tui.review_cursor import ReviewCursor
+from memtui.tui.review_cursor import DATE_FIXED, ReviewCursor
 
 
 class ReviewDeciding(ReviewCursor):
@@ -282,7 +282,7 @@ class ReviewDeciding(ReviewCursor):
             else:
                 self._ask(
                     "Fix date",
-                    "date fixed",
+                    DATE_FIXED,
                     lambda allow, today: ops.fix_date(
                         store,
                         m.path,

@@ -13,7 +13,7 @@ from textual.widgets.selection_list import Selection
 from memtui.analysis.secrets import redacted
 from memtui.review import GROUP_NUMBER, Card, tally
 from memtui.tui import render
-from memtui.tui.review_card import claim_row, group_items, highlight, unloaded_text, why
+from memtui.tui.review_card import claim_row, group_items, highlight, line_row, unloaded_text, why
 from memtui.tui.review_cursor import ReviewCursor
 from memtui.tui.widgets import ItemLine
 
@@ -123,14 +123,34 @@ class ReviewDrawing(ReviewCursor):
             self._fill_bulk(card)
         else:
             sides.display, single.display, bulk.display = False, True, False
+            raw = ""
             if card.kind == "new" and card.diff:
                 text = render.diff(redacted(card.diff))
             elif unloaded := unloaded_text(card):
                 text = render.plain(unloaded)  # index-over-cap: every memory whose line the agent does not see
             else:
                 m = self.shown(card.paths[0]) if card.paths else None
-                text = highlight(m.text if m else card.explanation, [card.cue] if card.cue else [])
+                raw = m.text if m else card.explanation
+                text = highlight(raw, [card.cue] if card.cue else [])
             self.query_one("#single-text", Static).update(text)
+            self._open_at(card, raw)
+
+    def _open_at(self, card: Card, raw: str) -> None:
+        """A card about one memory opens at its top, a relative date's at the line to fix (a daily log says 今天 on
+        line 110 too); drawn again for the same card at the same line, it stays where the person scrolled."""
+        line = card.finding.line if card.kind == "relative-date" and card.finding is not None else None
+        where = (card.key, card.cue, line)
+        if where == self.opened_at:
+            return
+        self.opened_at = where
+        self.call_after_refresh(self._scroll_to_line, raw, line or 1)
+
+    def _scroll_to_line(self, text: str, line: int) -> None:
+        if not self.is_attached:
+            return
+        scroll = self.query_one("#card-single", VerticalScroll)
+        row = line_row(text, line, scroll.scrollable_content_region.width)
+        scroll.scroll_to(y=max(0, row - 2), animate=False)
 
     def _scroll_to_claim(self, selector: str, text: str, claim: str) -> None:
         """A long memory opens at the claim the finding quotes (a few lines above it, for context)."""
