@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import json
 import subprocess
 import sys
 from pathlib import Path
@@ -47,3 +48,20 @@ async def test_approving_a_write_of_a_kept_pair_does_not_bring_the_pair_back(dem
     kept = [line for line in out.stdout.splitlines() if PAIR[0] in line and PAIR[1] in line]
     assert [line.split()[0] for line in kept] == ["kept"], out.stdout
     assert git(demo.parent, "log", "-1", "--format=%s").startswith("memtui: verify")
+
+
+async def test_keeping_both_records_what_the_person_did_not_a_verdict(demo: Path) -> None:
+    """A new user kept both logs of a true contradiction as history (`b`): the commit said "Both kept: not a
+    contradiction." and `memtui history` showed no reason at all."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await skip_to(screen, pilot, lambda c: c.kind == "duplicate" and set(c.paths) == set(PAIR))
+        await pilot.press("b")
+        await settle(app, pilot)
+    body = git(demo.parent, "log", "-1", "--format=%B")
+    assert "not a" not in body and "Kept both as they are (flagged as a duplicate)" in body, body
+    out = subprocess.run(
+        [sys.executable, "-m", "memtui", "history", str(demo), "--json"], capture_output=True, text=True, timeout=120
+    )
+    assert json.loads(out.stdout)[0]["reason"] == "kept both as they are (flagged as a duplicate)"

@@ -177,16 +177,19 @@ def _decision_trailers(event: Event) -> list[tuple[str, str]]:
 def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | None = None) -> OpResult:
     """Remember that a person kept both memories of a flagged pair, until either of them changes (memtui's own
     verification stamp is no change: `Memtui-Unstamped-Hashes` identify the two texts without it)."""
+    # what the person did, not a verdict they never gave: they may keep a true conflict as history
+    reason = f"kept both as they are (flagged as a {kind})"
     with decision(store, today=today) as txn:
         trailers = [
             ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(a.path))),
             ("Memtui-Memory", txn.repo.rel(txn.layout.resolve(b.path))),
+            ("Memtui-Reason", reason),
             ("Memtui-Pair-Kind", kind),
             ("Memtui-Hashes", f"{a.content_hash[:16]},{b.content_hash[:16]}"),
             ("Memtui-Unstamped-Hashes", f"{unstamped_hash(a)[:16]},{unstamped_hash(b)[:16]}"),
         ]
         msg = message(
-            "keep-both", f"{Path(a.path).name} and {Path(b.path).name}", f"Both kept: not a {kind}.", trailers
+            "keep-both", f"{Path(a.path).name} and {Path(b.path).name}", reason[0].upper() + reason[1:], trailers
         )
         sha = txn.repo.marker_commit(msg)
         return txn.result("keep-both", sha, f"kept both {a.path} and {b.path}")
