@@ -280,3 +280,30 @@ async def test_a_reason_typed_in_one_burst_with_the_key_that_opens_the_dialog_re
         await pilot.press("enter")
         await settle(app, pilot)
         assert head(demo)["Memtui-Reason"] == ["npm is gone"]
+
+
+async def test_E_on_a_pair_edits_the_older_memory(demo: Path) -> None:
+    """A new user's pair of daily logs: the outdated default sat in one line of the older log, and `e` edits only
+    the newer; `E` edits the older."""
+    from textual.widgets import TextArea
+
+    from memtui.tui.dialogs import EditDialog
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "contradiction"
+        older = card.paths[0]
+        assert "edit_older" in live(screen)
+        await pilot.press("E")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, EditDialog)
+        area = dialog.query_one(TextArea)
+        assert area.text == (demo / older).read_text(encoding="utf-8")
+        area.text = area.text.rstrip("\n") + "\nUpdated: superseded by the bun note.\n"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["edit"] and head(demo)["Memtui-Memory"] == [f"memory/{older}"]
+        assert "superseded by the bun note" in (demo / older).read_text(encoding="utf-8")

@@ -34,7 +34,7 @@ from memtui.tui.review_steer import ReviewSteering
 from memtui.tui.widgets import ItemLine, KeyLine, footer_width
 from memtui.workspace import Workspace, agent_sessions
 
-PAIR_ONLY = frozenset({"archive_newer", "merge", "keep_both"})
+PAIR_ONLY = frozenset({"archive_newer", "edit_older", "merge", "keep_both"})
 SINGLE_ONLY = frozenset({"approve"})
 STEERING = frozenset(
     {
@@ -108,6 +108,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             id="review.edit",
             tooltip="Edit the memory's text here (on a pair, the newer one); ctrl+s saves. A file that cannot be "
             "read opens in $EDITOR, as E does on the main screen.",
+        ),
+        Binding(
+            "E",
+            "edit_older",
+            "Edit older",
+            id="review.edit_older",
+            tooltip="On a pair, edit the older memory instead (the outdated claim may be one line of a long note).",
         ),
         Binding(
             "v",
@@ -771,6 +778,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "merge": ("review: Merge the pair", self.action_merge, "Merge the two memories"),
             "keep_both": ("review: Keep both", self.action_keep_both, "Both stay; the pair does not come back"),
             "edit": ("review: Edit", self.action_edit, "Edit this card's memory"),
+            "edit_older": ("review: Edit the older", self.action_edit_older, "Edit the older memory of the pair"),
             "approve": ("review: Approve / verify", self.action_approve, "Still true: stamp last_verified"),
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
             "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),

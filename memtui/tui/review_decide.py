@@ -162,10 +162,17 @@ class ReviewDeciding(ReviewCursor):
 
     def action_edit(self) -> None:
         """Edit the memory (the newer of a pair)."""
+        self._edit(pair_side=-1)
+
+    def action_edit_older(self) -> None:
+        """Edit the older memory of a pair: where a long note says the one outdated line, that line is the fix."""
+        self._edit(pair_side=0)
+
+    def _edit(self, *, pair_side: int) -> None:
         card = self.current()
         if card is None or self._busy() or self.refuse_unseen():
             return
-        m = self.shown(self._subject(card, pair_side=-1)) if card.paths else None
+        m = self.shown(self._subject(card, pair_side=pair_side)) if card.paths else None
         if m is None:
             self.notify("Nothing editable on this card", severity="warning")
             return
