@@ -287,3 +287,16 @@ async def test_the_main_screen_f_fixes_what_is_left_and_says_so(tmp_path: Path) 
         await settle(app, pilot)
         assert "今天" not in (store / LOG).read_text()
         assert [f for f in app.ws.findings_for(LOG) if f.kind == "relative-date"] == []
+
+
+def test_a_date_fixed_is_no_new_writing_date(tmp_path: Path) -> None:
+    """A fix-date commit writes the day a phrase meant, nothing new: the memory does not turn fresh, and the other
+    relative dates of it still count from the day it was written (they lost their proposal after the first fix)."""
+    body = "The vendor call is tomorrow at ten.\n\nThe report was due yesterday.\n\n**Why:** x\n\n**How to apply:** y"
+    store = _store(tmp_path, {"project_vendor.md": memory("project_vendor", "project", body=body)})
+    ops.fix_date(store, "project_vendor.md", phrase="tomorrow", today=TODAY)
+    ws = analyse(open_store(store, today=TODAY))
+    fresh = ws.freshness["project_vendor.md"]
+    assert (fresh.since, fresh.source) == (WRITTEN, "git"), fresh
+    left = ops.fix_date_preview(store, "project_vendor.md", phrase="yesterday", today=TODAY)
+    assert left.proposal == "2026-11-21", left

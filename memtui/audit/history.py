@@ -33,6 +33,9 @@ PAIR_KINDS = ("contradiction", "duplicate")
 MOVES = frozenset({"archive", "restore", "undo", "redo"})
 """memtui actions that put back or move a file without writing new content: they do not make it newer (nor
 does a redo, which puts back what its decision wrote)."""
+SAME_MEANING = frozenset({"fix-date"})
+"""memtui actions that write a file without changing what it says (a relative date written out as the day it
+meant): not a newer writing date either, for its age or for its other relative dates."""
 
 
 @dataclass(frozen=True)
@@ -298,7 +301,7 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
             action, _, reapplies = head[12:].strip().decode(errors="replace").partition(",")
-            is_move, is_init = action in MOVES or bool(reapplies), action == "init"
+            is_move, is_init = action in MOVES or action in SAME_MEANING or bool(reapplies), action == "init"
             item = rest.strip(b"\n")
             if not item:
                 continue
