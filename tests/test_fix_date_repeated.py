@@ -300,3 +300,14 @@ def test_a_date_fixed_is_no_new_writing_date(tmp_path: Path) -> None:
     assert (fresh.since, fresh.source) == (WRITTEN, "git"), fresh
     left = ops.fix_date_preview(store, "project_vendor.md", phrase="yesterday", today=TODAY)
     assert left.proposal == "2026-11-21", left
+
+
+def test_the_finding_names_the_file_line_below_a_description_of_several_lines(tmp_path: Path) -> None:
+    text = (
+        "---\nname: project_vendor\ndescription: |\n  Vendor call notes\n  with the contract terms\ntype: project\n"
+        "---\n\nThe vendor call is tomorrow at ten.\n\n**Why:** x\n\n**How to apply:** y\n"
+    )
+    store = _store(tmp_path, {"project_vendor.md": text})
+    (found,) = _dated(store, "project_vendor.md")
+    assert found.line == _line_of(text, "vendor call is tomorrow"), found
+    assert ops.fix_date_preview(store, "project_vendor.md", today=TODAY).numbers == (found.line,)

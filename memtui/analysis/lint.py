@@ -146,10 +146,11 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
             continue
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
         text = m.description + "\n" + m.body
+        body_line = m.description.count("\n") + 2  # a block-scalar description spans several lines of `text`
         written = known.get(m.path, WritingDates())
         hits = dates.dated_hits(text, written, today, name=m.name or "", file_name=Path(m.path).name)
-        for hit in dates.unique_phrases(hits):
-            line = offset + hit.line - 1 if hit.line > 1 else None
+        for hit in dates.unique_phrases(hits, body_line):
+            line = offset + hit.line - body_line + 1 if hit.line >= body_line else None
             suggestion = hit.suggestion.isoformat() if hit.suggestion else None
             span = [hit.span[0].isoformat(), hit.span[1].isoformat()] if hit.span else None
             base = hit.base or Base(None, "nothing says when it was written", False)
