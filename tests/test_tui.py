@@ -3,12 +3,14 @@
 from __future__ import annotations
 
 import datetime as dt
+from collections.abc import Callable
 from pathlib import Path
 
 import pytest
 from conftest import git, hold_history_reads, said
 from textual.app import App
 from textual.content import Content
+from textual.pilot import Pilot
 from textual.widgets import DataTable, Input, Label, TextArea
 
 from memtui import ops
@@ -597,20 +599,26 @@ async def test_a_standing_note_is_said_once_not_after_every_decision(demo: Path)
 # ---------------------------------------------------------------------------------------------- issue 11 item 7
 
 
+async def _edit_while_the_agent_writes(app: MemtuiApp, pilot: Pilot[None], agent: Callable[[str], str]) -> Path:
+    """Edit user_timezone.md (10:00 → 09:30) while the agent rewrites it (`agent`: old text → new), then save."""
+    await settle(app, pilot)
+    await select(app, pilot, "user_timezone.md")
+    await pilot.press("e")
+    await pilot.pause(0.3)
+    assert isinstance(app.screen, EditDialog)
+    area = app.screen.query_one(TextArea)
+    area.text = area.text.replace("10:00", "09:30")
+    path = app.store_path / "user_timezone.md"
+    path.write_text(agent(path.read_text()))
+    await pilot.press("ctrl+s")
+    await settle(app, pilot)
+    return path
+
+
 async def test_an_edit_refused_because_the_file_changed_keeps_the_typed_text_to_save_again(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await select(app, pilot, "user_timezone.md")
-        await pilot.press("e")
-        await pilot.pause(0.3)
-        assert isinstance(app.screen, EditDialog)
-        area = app.screen.query_one(TextArea)
-        area.text = area.text.replace("10:00", "09:30")
-        path = demo / "user_timezone.md"
-        path.write_text(path.read_text() + "Moved to a 4-day week.\n")  # the agent writes meanwhile
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        path = await _edit_while_the_agent_writes(app, pilot, lambda text: text + "Moved to a 4-day week.\n")
         dialog = app.screen
         assert isinstance(dialog, KeptEditDialog)
         diff = [str(line.render()) for line in dialog.query("#kept-diff .diff-line")]
@@ -632,17 +640,8 @@ async def test_an_edit_of_the_lines_the_agent_changed_meanwhile_is_kept_as_typed
 ) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await select(app, pilot, "user_timezone.md")
-        await pilot.press("e")
-        await pilot.pause(0.3)
-        assert isinstance(app.screen, EditDialog)
-        area = app.screen.query_one(TextArea)
-        area.text = area.text.replace("10:00", "09:30")
-        path = demo / "user_timezone.md"
-        path.write_text(path.read_text().replace("10:00", "11:00"))  # the agent changes the same line meanwhile
-        await pilot.press("ctrl+s")
-        await settle(app, pilot)
+        # the agent changes the same line meanwhile
+        path = await _edit_while_the_agent_writes(app, pilot, lambda text: text.replace("10:00", "11:00"))
         dialog = app.screen
         assert isinstance(dialog, KeptEditDialog)
         typed = dialog.query_one("#kept-typed", TextArea)
