@@ -389,3 +389,28 @@ def test_a_suggested_text_left_as_it_was_is_held_to_the_contradiction_rule(tmp_p
     assert git(store.parent, "rev-parse", "HEAD") == before and (store / "feedback_use_npm.md").exists()
     # the same text, once the person says it is theirs, is their decision
     assert ops.merge(store, files, into="feedback_use_bun.md", text=suggested, text_edited=True, today=DAY).commit
+
+
+def test_code_blocks_are_merged_whole_with_their_fences(tmp_path: Path) -> None:
+    """A new user's merge of two notes on where screenshots land lost two closing fences of the older one (a line
+    already said is dropped, and a fence line is said in every block): the rest of the memory read as code."""
+    older = memory(
+        "reference_screenshots",
+        "reference",
+        body=(
+            "Screenshots come from F12 in the viewer.\n\nThey land in:\n\n```\nC:\\\\shots\\\\shot-yyyyMMdd.png\n```\n\n"
+            "Newest first:\n\n```\nls -t shots | head -3\n\n# three of them\n```\n\n**Why:** the owner asked."
+        ),
+    )
+    newer = memory(
+        "reference_screenshot_location",
+        "reference",
+        body="Screenshots: F12 in the viewer.\n\n```\nls -t shots | head -3\n\n# three of them\n```\n\nNew: PNG only.",
+    )
+    store = _store(tmp_path, {"reference_screenshots.md": older, "reference_screenshot_location.md": newer})
+    files = ("reference_screenshots.md", "reference_screenshot_location.md")
+    text = ops.default_merge_text(_memories(store, *files), into="reference_screenshot_location.md")
+    assert text.count("```") % 2 == 0, text
+    assert "```\nC:\\\\shots\\\\shot-yyyyMMdd.png\n```" in text  # the older's own block, whole
+    assert text.count("ls -t shots | head -3") == 1  # the block both hold, once
+    assert "```\nls -t shots | head -3\n\n# three of them\n```" in text  # its blank line kept: it is code

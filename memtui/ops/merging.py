@@ -9,6 +9,7 @@ validation (front matter parses, a type is kept), the final newline, and `update
 from __future__ import annotations
 
 import datetime as dt
+import re
 from collections.abc import Sequence
 from pathlib import Path
 
@@ -38,12 +39,13 @@ def default_merge_text(memories: Sequence[Memory], into: str | None = None) -> s
     base = target or memories[0]
     text = base.text if target is not None else _described_as_all(base, memories)
     nl = frontmatter.newline_of(base.text)
-    seen = {line.strip() for line in base.body.splitlines() if line.strip()}
+    seen = {line.strip() for code, lines in _segments(base.body) if not code for line in lines if line.strip()}
+    seen_code = {_code_key(lines) for code, lines in _segments(base.body) if code}
     blocks: list[str] = []
     for m in memories:
         if m is base:
             continue
-        block = _new_paragraphs(m.body, seen)
+        block = _new_paragraphs(m.body, seen, seen_code)
         if block:
             blocks.append(nl.join(block))
     if not blocks:
@@ -68,21 +70,61 @@ def _described_as_all(base: Memory, memories: Sequence[Memory]) -> str:
     return frontmatter.set_keys(base.text, {"description": frontmatter.yaml_scalar("; ".join(parts))}, under=under)
 
 
-def _new_paragraphs(body: str, seen: set[str]) -> list[str]:
-    """A body's lines minus those already `seen` (which it adds to), blank runs collapsed, edges trimmed."""
+def _new_paragraphs(body: str, seen: set[str], seen_code: set[str]) -> list[str]:
+    """A body's lines minus those already `seen` (which it adds to), blank runs collapsed, edges trimmed. A fenced
+    code block is one piece, kept as it is written unless the same block was already said (`seen_code`): its
+    fences and lines are code, not sentences to drop when another memory has one like them."""
     kept: list[str] = []
-    for line in body.splitlines():
-        stripped = line.strip()
-        if stripped and stripped in seen:
+    for code, lines in _segments(body):
+        if code:
+            key = _code_key(lines)
+            if key not in seen_code:
+                seen_code.add(key)
+                kept += [line.rstrip("\r") for line in lines]
             continue
-        if stripped:
-            seen.add(stripped)
-        elif not kept or not kept[-1].strip():
-            continue  # no leading blank line, and never two in a row
-        kept.append(line.rstrip("\r"))
+        for line in lines:
+            stripped = line.strip()
+            if stripped and stripped in seen:
+                continue
+            if stripped:
+                seen.add(stripped)
+            elif not kept or not kept[-1].strip():
+                continue  # no leading blank line, and never two in a row
+            kept.append(line.rstrip("\r"))
     while kept and not kept[-1].strip():
         kept.pop()
     return kept
+
+
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+"""A Markdown code fence: three or more backticks or tildes, indented at most three spaces."""
+
+
+def _segments(body: str) -> list[tuple[bool, list[str]]]:
+    """A body's lines in runs: (False, prose lines) and (True, a fenced code block with its fences). A block
+    closes at a fence of its own character at least as long; one never closed runs to the end."""
+    out: list[tuple[bool, list[str]]] = []
+    opened = ""
+    for line in body.splitlines():
+        fence = _FENCE.match(line)
+        if opened:
+            out[-1][1].append(line)
+            if fence and fence.group(1)[0] == opened[0] and len(fence.group(1)) >= len(opened):
+                if not line.strip().lstrip(opened[0]):  # a closing fence carries no info string
+                    opened = ""
+            continue
+        if fence:
+            opened = fence.group(1)
+            out.append((True, [line]))
+        elif out and not out[-1][0]:
+            out[-1][1].append(line)
+        else:
+            out.append((False, [line]))
+    return out
+
+
+def _code_key(lines: Sequence[str]) -> str:
+    return "\n".join(line.strip() for line in lines)
 
 
 CHANGE_DATE_KEYS = ("updated", "modified")
