@@ -307,3 +307,39 @@ async def test_E_on_a_pair_edits_the_older_memory(demo: Path) -> None:
         await settle(app, pilot)
         assert head(demo)["Memtui-Action"] == ["edit"] and head(demo)["Memtui-Memory"] == [f"memory/{older}"]
         assert "superseded by the bun note" in (demo / older).read_text(encoding="utf-8")
+
+
+async def test_an_edit_in_the_review_of_a_memory_the_agent_wrote_meanwhile_keeps_the_typed_text(demo: Path) -> None:
+    """A new user's `e` edit in the review was lost when the agent appended to the file and the review had seen
+    the change before ctrl+s: the card's own refusal showed what changed and dropped the typed text."""
+    from textual.widgets import TextArea
+
+    from memtui.tui.dialogs import EditDialog, KeptEditDialog
+
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("4")  # stale
+        await settle(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "stale"
+        path = demo / card.paths[0]
+        await pilot.press("e")
+        await settle(app, pilot)
+        assert isinstance(app.screen, EditDialog)
+        area = app.screen.query_one(TextArea)
+        area.text = area.text.replace("---\n\n", "---\n\nLOSTEDIT: my line.\n\n", 1)
+        path.write_text(path.read_text(encoding="utf-8") + "\nThe agent's new line.\n", encoding="utf-8")
+        app.reload("disk")  # the review sees the change before the person saves
+        await settle(app, pilot)
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        kept = app.screen
+        assert isinstance(kept, KeptEditDialog), type(kept)
+        typed = kept.query_one("#kept-typed", TextArea).text
+        assert "LOSTEDIT" in typed and "The agent's new line." in typed
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        text = path.read_text(encoding="utf-8")
+        assert "LOSTEDIT" in text and "The agent's new line." in text
+        assert head(demo)["Memtui-Action"] == ["edit"]

@@ -579,9 +579,11 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             if reply is not None:
                 reply(Outcome(label, "refused", "this card left the queue (the store changed); nothing was written"))
             return
-        if not marked and (unseen := self._unseen_outcome(label)) is not None:
+        if not marked and typed is None and (unseen := self._unseen_outcome(label)) is not None:
             # a memory of the card changed while a dialog was open over it (ops checks only the file it writes,
-            # not a successor): refused before anything runs, and shown as a refusal by ops is
+            # not a successor): refused before anything runs, and shown as a refusal by ops is. An edit is left to
+            # ops, which checks the one file it writes: its refusal keeps the typed text (the app offers it again,
+            # joined with the change on disk where they do not touch), where this one would drop it
             self._decided(card, action, unseen)
             if reply is not None:
                 reply(unseen)
