@@ -36,7 +36,7 @@ def edit(
 ) -> OpResult:
     """Replace a memory's text with the person's edit, validated first: front matter must parse and keep a type."""
     with decision(store, allow_secret=allow_secret, today=today) as txn:
-        path = safe_path(txn.layout, file)
+        path = safe_path(txn.layout, file, read_for="edit" if expected_hash else None)
         memory, data = load(txn, path, expected_hash)
         if memory.is_malformed and memory.error and "UTF-8" in memory.error:
             raise OpError(f"{memory.path}: {memory.error}; memtui will not rewrite a file it cannot decode")
@@ -92,7 +92,10 @@ def verify_many(
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         stamp = txn.today.isoformat()
-        plans = [_verified(txn, safe_path(txn.layout, f), expected.get(f)) for f in files]
+        plans = [
+            _verified(txn, safe_path(txn.layout, f, read_for="verify" if f in expected else None), expected.get(f))
+            for f in files
+        ]
         changed = [(path, memory, data, text) for path, memory, data, text in plans if text != memory.text]
         if not changed:
             what = plans[0][1].path if len(plans) == 1 else f"all {len(plans)} memories"

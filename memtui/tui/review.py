@@ -577,10 +577,12 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             if reply is not None:
                 reply(unseen)
             change = unseen.change
-            assert change is not None
-            self.app.push_screen(
-                ChangedDialog(change.path, unseen.message, change.now_text, before=change.before_text, change=change)
-            )
+            if change is not None:  # a memory deleted has nothing to show: the refusal says it
+                self.app.push_screen(
+                    ChangedDialog(
+                        change.path, unseen.message, change.now_text, before=change.before_text, change=change
+                    )
+                )
             return
         self.pending = label
         self.refusal = ""
@@ -646,7 +648,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if not changed:
             return None
         path, now = changed[0], self.memory(changed[0])
-        change = DiskChange(path, now.text if now is not None else None)
+        if now is None:  # nothing left to decide on: said as such, with no new text to look at
+            gone = ops.DeletedOnDisk(path, "decide on")
+            return Outcome(label, "refused", gone.message, title=gone.title, gone_path=path)
+        change = DiskChange(path, now.text)
         change.now = now
         message = (
             f"{path} changed on disk since it was shown (the agent may have rewritten it); nothing was changed — "
