@@ -10,6 +10,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import Report
+from memtui.analysis.lint import NO_FRONT_MATTER
 from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
@@ -176,7 +177,7 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
             m = memories.get(rel)
             if m is None or not m.is_active:
                 continue
-            cards.append(Card("new", (rel,), m.title, "written by the agent since the last review", diff=diff))
+            cards.append(Card("new", (rel,), m.title, _written_explained(m), diff=diff))
     rest = [f for f in report.findings if f.kind not in ("contradiction", "duplicate", "long-index-line")]
     rest.sort(key=lambda f: (f.severity != "error", f.kind))
     by_rule: dict[tuple[str, str], list[Finding]] = {}
@@ -196,9 +197,34 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     return cards
 
 
+def _written_explained(memory: Memory) -> str:
+    """What an agent write's card says: written since the last review; and when it cannot be approved (a file
+    that cannot be read, or one without front matter to stamp), why, as `memtui check` says it, and what works."""
+    said = "written by the agent since the last review"
+    if memory.is_malformed:
+        return f"{said}; it cannot be read: {memory.error} — e (or E) fixes it in $EDITOR, a archives it"
+    if not memory.has_frontmatter:
+        return (
+            f"{said}; it has no front matter, so it cannot be approved (memtui never adds front matter): e to add "
+            "front matter, a archives it"
+        )
+    return said
+
+
 def _explained(finding: Finding) -> str:
-    """What a single card says: the finding's message; on index-over-cap, also the memories the agent does not see
-    (their index lines are past the cap), the first few by name (the card's body lists them all)."""
+    """What a single card says: the finding's message; on a schema card, also what settles it (v accepts the
+    memory as it is, unless it has no front matter to verify); on index-over-cap, also the memories the agent does
+    not see (their index lines are past the cap), the first few by name (the card's body lists them all)."""
+    if finding.kind == "schema":
+        if finding.cue.startswith(NO_FRONT_MATTER):
+            return (
+                f"{finding.message} — it cannot be verified (memtui never adds front matter): e to add front "
+                "matter, a archives it"
+            )
+        return (
+            f"{finding.message} — v accepts it as it is (verified; the card comes back only if the memory changes), "
+            "e edits it, a archives it"
+        )
     names = [target for _, target, _ in unloaded(finding)]
     if not names:
         return finding.message
@@ -217,14 +243,21 @@ def bulk_card(findings: Sequence[Finding]) -> Card:
     """One card for every memory a lint rule flags (e.g. 12 memories without **How to apply:**)."""
     first = findings[0]
     rule = "not listed in MEMORY.md" if first.kind == "unindexed" else first.cue
-    # the unindexed card's own fix: i adds their index lines
-    fix = "; i adds their lines to MEMORY.md (the marked ones, else all)" if first.kind == "unindexed" else ""
+    mark = f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives"
+    if first.kind == "unindexed":  # its own fix: i adds their index lines
+        keys = f"{mark} or v verifies the marked in one commit; i adds their lines to MEMORY.md (the marked ones, else all)"
+    elif first.cue.startswith(NO_FRONT_MATTER):  # nothing to stamp: memtui never adds front matter
+        keys = f"{mark} the marked in one commit; e edits the one under the cursor, to add front matter"
+    else:
+        keys = (
+            f"{mark} the marked in one commit, or v accepts the marked as they are (verified; each comes back only if "
+            "it changes); e edits the one under the cursor"
+        )
     return Card(
         first.kind,
         tuple(f.paths[0] for f in findings),
         f"{len(findings)} memories: {rule}",
-        f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives or v verifies "
-        f"the marked in one commit{fix}",
+        keys,
         first,
         cue=first.cue,
         members=tuple(findings),

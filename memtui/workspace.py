@@ -12,7 +12,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from memtui.analysis.check import FileDates, Report, check_store
-from memtui.audit.history import honour_kept_pairs
+from memtui.audit.history import honour_decisions
 from memtui.audit.repo import Event, StoreRepo, try_open_repo
 from memtui.core.errors import MemtuiError
 from memtui.core.freshness import Freshness, assess
@@ -123,12 +123,12 @@ def open_store(
 def analyse(ws: Workspace) -> Workspace:
     """Every finding, with git dates for files whose front matter has none; badges and the expired/stale
     findings follow the workspace's freshness policy (one pass of the check). A pair a person kept (keep-both),
-    both texts unchanged since, is not flagged (`honour_kept_pairs`)."""
+    both texts unchanged since, is not flagged, nor a memory accepted as it is (`honour_decisions`)."""
     dates = ws.repo.file_dates() if ws.repo else FileDates()
     report = check_store(ws.store, ws.today, dates, policy=ws.policy)
     if ws.repo is not None:
         try:
-            report = honour_kept_pairs(report, ws.repo.history(), ws.repo.work_tree)
+            report = honour_decisions(report, ws.repo.history(), ws.repo.work_tree)
         except MemtuiError:
             pass  # history unreadable: every pair stays flagged, none is hidden by mistake
     return Workspace(

@@ -266,11 +266,12 @@ async def test_approvals_are_recorded_and_the_review_record_counts_every_commit_
         untyped = screen.current()
         assert untyped is not None and untyped.paths == ("session_notes.md",)
         before = head_sha(demo)
-        await pilot.press("v")  # no front matter to stamp: said, and the card stays
+        # no front matter to stamp: the card says so up front and offers no v; v writes nothing, the card stays
+        assert "no front matter" in text_of(screen.query_one("#card-explain", Static))
+        assert not screen.check_action("approve", ()) and not screen.check_action("accept", ())
+        await pilot.press("v")
         await settle(app, pilot)
         assert head_sha(demo) == before and screen.current() == untyped and not screen.looked
-        assert "no front matter" in screen.refusal
-        assert "no front matter" in text_of(screen.query_one("#card-refusal", Static))
         approved = ["project_load_test.md", "project_oncall.md"]
         for path in approved:
             await skip_to(screen, pilot, lambda c, p=path: c.kind == "new" and c.paths == (p,))

@@ -57,7 +57,7 @@ async def test_a_card_for_a_file_that_cannot_be_read_edits_it_in_the_editor_and_
             screen.index = next(i for i, c in enumerate(screen.cards) if c.kind == kind and c.paths == (BROKEN,))
             screen.show_card()
             await pilot.pause(0.1)
-            assert "approve" not in live(screen) and "edit" in live(screen), kind
+            assert "approve" not in live(screen) and "edit_in_editor" in live(screen), kind
             await pilot.press("v")
             await pilot.pause(0.2)
             assert not screen.looked and not screen.decisions and screen.current().paths == (BROKEN,)  # type: ignore[union-attr]

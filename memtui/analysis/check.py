@@ -45,6 +45,9 @@ class Report:
     kept: tuple[Finding, ...] = ()
     """Contradiction/duplicate findings of pairs a person kept (a keep-both decision, both texts unchanged since):
     not in `findings` nor `held_back`, said apart (`memtui.audit.history.honour_kept_pairs` sets them)."""
+    accepted: tuple[Finding, ...] = ()
+    """Schema findings of memories a person accepted as they are (a verify that said so, the memory unchanged since
+    apart from its stamp): not in `findings`, said apart (`memtui.audit.history.honour_accepted` sets them)."""
 
     def for_path(self, path: str) -> list[Finding]:
         """Findings that name a memory."""

@@ -18,6 +18,8 @@ from memtui.core.index import over_reasons, unloaded_entries
 from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store
 
+NO_FRONT_MATTER = "no front matter"
+"""How the schema problem of a memory without front matter starts (the cue of its finding, when first)."""
 LONG_LINE = 150
 VERY_LONG_LINE = 200
 _WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
@@ -66,7 +68,7 @@ def schema(memories: Iterable[Memory]) -> list[Finding]:
             continue
         problems: list[str] = []
         if not m.has_frontmatter:
-            problems.append("no front matter (Claude Code sees no name, description or type)")
+            problems.append(f"{NO_FRONT_MATTER} (Claude Code sees no name, description or type)")
         else:
             for key in ("name", "description"):
                 if not getattr(m, key):

@@ -278,6 +278,57 @@ def honour_kept_pairs(report: Report, events: Sequence[Event], work_tree: Path) 
     )
 
 
+def accepted_memories(events: Sequence[Event]) -> list[tuple[str, str, str]]:
+    """(repository-relative path, finding kind, start of its hash without the verification stamp) of each memory a
+    person accepted as it is (a verify with `Memtui-Accepted` trailers, not undone): its finding of that kind is
+    settled for that version."""
+    undone = undone_commits(events)
+    out = []
+    for e in events:
+        if e.action != "verify" or e.commit in undone or "Memtui-Accepted" not in e.trailers:
+            continue
+        kind = e.trailers.get("Memtui-Accepted-Kind", [""])[0]
+        hashes = e.trailers.get("Memtui-Accepted-Hashes", [""])[0].split(",")
+        paths = [unescape_path(p) for p in e.trailers["Memtui-Accepted"]]
+        out += [(p, kind, h) for p, h in zip(paths, hashes, strict=False) if kind and h]
+    return out
+
+
+def honour_accepted(report: Report, events: Sequence[Event], work_tree: Path) -> Report:
+    """`report` without the schema findings of memories a person accepted as they are (`accepted_memories`),
+    while each is as it was then apart from memtui's verification stamp: they move to `Report.accepted`. An edit
+    brings the finding back."""
+    accepted: dict[tuple[str, str], set[str]] = {}
+    for rel, kind, bare in accepted_memories(events):
+        store_path = Path(os.path.relpath(work_tree / rel, report.store.root)).as_posix()
+        accepted.setdefault((store_path, kind), set()).add(bare)
+    if not accepted:
+        return report
+    memories = {m.path: m for m in report.store.memories}
+
+    def is_accepted(finding: Finding) -> bool:
+        if len(finding.paths) != 1 or (memory := memories.get(finding.paths[0])) is None:
+            return False
+        hashes = accepted.get((memory.path, str(finding.kind)), set())
+        return bool(hashes) and unstamped_hash(memory)[:16] in hashes
+
+    settled = tuple(f for f in report.findings if is_accepted(f))
+    if not settled:
+        return report
+    return replace(
+        report,
+        findings=tuple(f for f in report.findings if f not in settled),
+        accepted=report.accepted + settled,
+    )
+
+
+def honour_decisions(report: Report, events: Sequence[Event], work_tree: Path) -> Report:
+    """`report` without the findings a person's decisions settled while what they decided on is unchanged: pairs
+    kept (`honour_kept_pairs`) and memories accepted as they are (`honour_accepted`). `check`, the main screen and
+    the review read this."""
+    return honour_accepted(honour_kept_pairs(report, events, work_tree), events, work_tree)
+
+
 def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
     """First and last commit day of each file from `git log -z DATES_FORMAT --name-only` output, as paths
     relative to the store's `root`.

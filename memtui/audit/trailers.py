@@ -71,6 +71,7 @@ PATH_TRAILERS = (
     "Memtui-Restored-From",
     "Memtui-Merged-Into",
     "Memtui-Superseded-By",
+    "Memtui-Accepted",
 )
 
 

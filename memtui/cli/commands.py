@@ -149,13 +149,13 @@ def _load_report(path: Path, today: dt.date, *, demo: bool = False):  # type: ig
     policy = load_settings(None if demo else path).policy()
     report = check_store(store, today, dates, policy=policy, parallel=True)
     if repo is not None:
-        from memtui.audit.history import honour_kept_pairs
+        from memtui.audit.history import honour_decisions
         from memtui.core.errors import MemtuiError
 
         try:
-            report = honour_kept_pairs(report, repo.history(), repo.work_tree)
+            report = honour_decisions(report, repo.history(), repo.work_tree)
         except MemtuiError:
-            pass  # history unreadable: every pair is reported, none is hidden by mistake
+            pass  # history unreadable: every finding is reported, none is hidden by mistake
     return report
 
 
@@ -211,6 +211,7 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False, ever
             "findings": [f.to_json() for f in report.findings],
             "held_back": len(report.held_back),
             "kept_pairs": [list(f.paths) for f in report.kept],
+            "accepted": [{"path": f.paths[0], "kind": f.kind, "message": f.message} for f in report.accepted],
         }
         if temporary:
             out["store_deleted_on_exit"] = True
@@ -241,6 +242,8 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False, ever
             print(f"{f.severity.upper():7} {f.kind:19} {_safe(f.message)}")
         for f in report.kept:
             print(f"kept    {f.kind:19} {_safe(' and '.join(f.paths))}: a person kept both (until either changes)")
+        for f in report.accepted:
+            print(f"accepted {f.kind:18} {_safe(f.message)}: a person accepted it as it is (until it changes)")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
         print()
         print(
@@ -363,7 +366,8 @@ def cmd_verify(args: argparse.Namespace) -> int:
 
     store = _store_path(args.store)
     files = [_file_arg(store, f) for f in args.files]
-    return _print_result(ops.verify_many(store, files, allow_secret=args.allow_secret))
+    accept = files if args.accept_schema else ()
+    return _print_result(ops.verify_many(store, files, accept_schema=accept, allow_secret=args.allow_secret))
 
 
 def cmd_edit(args: argparse.Namespace) -> int:

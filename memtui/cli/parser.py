@@ -110,6 +110,12 @@ def command_parser() -> argparse.ArgumentParser:
 
     p = add("verify", cmd.cmd_verify, "stamp last_verified: these memories are still true (one commit)")
     p.add_argument("files", metavar="FILE", nargs="+", help="memory files, relative to the store (or paths inside it)")
+    p.add_argument(
+        "--accept-schema",
+        action="store_true",
+        help="also accept them as they are: their schema findings (no **Why:**, no location…) are settled until "
+        "they change",
+    )
     p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 
     p = add("edit", cmd.cmd_edit, "replace a memory's text (validated: front matter parses, the type stays)")

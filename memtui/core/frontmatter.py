@@ -354,6 +354,19 @@ def misplaced_opening(text: str) -> str | None:
     return None
 
 
+def no_opening(text: str) -> str:
+    """Why a text meant to keep its front matter has none at all, naming its first line as it is now (cut, and
+    made printable): it does not open with a `---` line, so the whole block (name, description, type) is lost."""
+    first = next((line for line in text.splitlines() if line.strip()), "")
+    shown = "".join(ch if ch.isprintable() else "?" for ch in first.strip())
+    shown = shown if len(shown) <= 60 else shown[:59] + "…"
+    now = f"its first line is now {shown!r}" if shown else "it is empty"
+    return (
+        f"the new text does not open with a --- front matter line ({now}), so its name, description and type "
+        "would be lost; front matter must start with --- on line 1"
+    )
+
+
 def newline_of(text: str) -> str:
     """The newline convention a file uses."""
     return "\r\n" if "\r\n" in text else "\n"

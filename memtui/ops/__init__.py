@@ -23,7 +23,7 @@ from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
 from memtui.ops.indexing import drop_link, index
 from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
-from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, SecretRefused
+from memtui.ops.outcome import ChangedOnDisk, DeletedOnDisk, OpError, OpResult, PathRefused, SecretRefused
 from memtui.ops.paths import TEMP_FILE, atomic_write, check_new_name, safe_path
 from memtui.ops.recording import GITIGNORE, init, record_agent_write
 from memtui.ops.transaction import Txn, heal, recover, scan_bytes
@@ -39,6 +39,7 @@ __all__ = [
     "UNDOABLE",
     "ChangedOnDisk",
     "DateFix",
+    "DeletedOnDisk",
     "LineFix",
     "NotInGit",
     "OpError",

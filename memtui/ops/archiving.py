@@ -121,7 +121,7 @@ def archive(
     """Archive a memory: move it out of the loaded folder with its reason, one commit."""
     why = _required_reason(reason, [file])
     with decision(store, allow_secret=allow_secret, today=today) as txn:
-        path = safe_path(txn.layout, file)
+        path = safe_path(txn.layout, file, read_for="archive" if expected_hash else None)
         successor = None
         if superseded_by:
             successor = safe_path(txn.layout, superseded_by)
@@ -159,7 +159,7 @@ def archive_many(
     why = _required_reason(reason, names)
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
-        paths = [safe_path(txn.layout, f) for f in names]
+        paths = [safe_path(txn.layout, f, read_for="archive" if f in expected else None) for f in names]
         loaded = [load(txn, p, expected.get(f)) for p, f in zip(paths, names, strict=True)]
         for memory, _ in loaded:
             if memory.is_malformed:

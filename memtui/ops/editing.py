@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, replace
 from pathlib import Path
 
@@ -15,7 +15,7 @@ from memtui.audit.repo import StoreRepo, message, try_open_repo
 from memtui.core import frontmatter
 from memtui.core.freshness import to_date
 from memtui.core.model import Memory
-from memtui.core.reading import VERIFY_STAMP, read_memory
+from memtui.core.reading import VERIFY_STAMP, read_memory, unstamped_hash
 from memtui.core.store import detect_layout
 from memtui.ops.index_edit import encode_like
 from memtui.ops.merging import bump_change_dates, validate_text, with_final_newline
@@ -36,7 +36,7 @@ def edit(
 ) -> OpResult:
     """Replace a memory's text with the person's edit, validated first: front matter must parse and keep a type."""
     with decision(store, allow_secret=allow_secret, today=today) as txn:
-        path = safe_path(txn.layout, file)
+        path = safe_path(txn.layout, file, read_for="edit" if expected_hash else None)
         memory, data = load(txn, path, expected_hash)
         if memory.is_malformed and memory.error and "UTF-8" in memory.error:
             raise OpError(f"{memory.path}: {memory.error}; memtui will not rewrite a file it cannot decode")
@@ -62,14 +62,17 @@ def verify(
     file: str,
     *,
     expected_hash: str | None = None,
+    accept_schema: bool = False,
     today: dt.date | None = None,
     allow_secret: bool = False,
 ) -> OpResult:
-    """Mark a memory as still true: stamp `last_verified` with today's date."""
+    """Mark a memory as still true: stamp `last_verified` with today's date (`accept_schema`: and right as it is,
+    its schema finding settled for this version, `verify_many`)."""
     return verify_many(
         store,
         [file],
         expected_hashes={file: expected_hash} if expected_hash else None,
+        accept_schema=[file] if accept_schema else (),
         today=today,
         allow_secret=allow_secret,
     )
@@ -80,31 +83,58 @@ def verify_many(
     files: Sequence[str],
     *,
     expected_hashes: Mapping[str, str] | None = None,
+    accept_schema: Collection[str] = (),
     allow_secret: bool = False,
     today: dt.date | None = None,
 ) -> OpResult:
-    """Mark several memories as still true in one decision (one commit naming each); any refusal verifies none."""
+    """Mark several memories as still true in one decision (one commit naming each); any refusal verifies none.
+
+    The memories in `accept_schema` (some of `files`) are also accepted as they are: their schema finding (no
+    **Why:**, no location, an unknown type…) is settled for the version verified, and comes back only when the
+    memory changes (`memtui.audit.history.honour_accepted`; a later stamp is no change). The commit records each
+    one's hash without the stamp (`Memtui-Accepted`, `Memtui-Accepted-Hashes`), and is made even when every one
+    of them was already verified today, so the acceptance is in git."""
     if not files:
         raise OpError("name at least one memory to verify")
     if len(set(files)) != len(files):
         twice = next(f for f in files if list(files).count(f) > 1)
         raise OpError(f"{twice} is named twice; name each memory to verify once")
+    if stray := [f for f in accept_schema if f not in files]:
+        raise OpError(f"{stray[0]} is accepted but not verified; name it among the memories to verify")
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         stamp = txn.today.isoformat()
-        plans = [_verified(txn, safe_path(txn.layout, f), expected.get(f)) for f in files]
+        plans = [
+            _verified(txn, safe_path(txn.layout, f, read_for="verify" if f in expected else None), expected.get(f))
+            for f in files
+        ]
         changed = [(path, memory, data, text) for path, memory, data, text in plans if text != memory.text]
-        if not changed:
+        accepted = [(path, memory) for (path, memory, _, _), f in zip(plans, files, strict=True) if f in accept_schema]
+        if not changed and not accepted:
             what = plans[0][1].path if len(plans) == 1 else f"all {len(plans)} memories"
             return txn.result("verify", None, f"{what}: already verified today")
         for path, _, data, text in changed:
             txn.write(path, encode_like(text, data), expected=data)
-        trailers = [("Memtui-Memory", txn.repo.rel(path)) for path, *_ in changed]
+        named = [path for path, *_ in changed] + [p for p, _ in accepted if p not in {c[0] for c in changed}]
+        trailers = [("Memtui-Memory", txn.repo.rel(path)) for path in named]
         trailers.append(("Memtui-Verified", stamp))
-        subject = changed[0][0].name if len(changed) == 1 else f"{len(changed)} memories"
-        sha = txn.commit(message("verify", subject, "", trailers))
+        if accepted:
+            # each as written now (stamped), without the stamp: a later verify is no change to what was accepted
+            bare = [unstamped_hash(read_memory(p, m.path, in_archive=False))[:16] for p, m in accepted]
+            trailers += [("Memtui-Accepted", txn.repo.rel(p)) for p, _ in accepted]
+            trailers += [("Memtui-Accepted-Kind", "schema"), ("Memtui-Accepted-Hashes", ",".join(bare))]
+        subject = named[0].name if len(named) == 1 else f"{len(named)} memories"
+        body = "Accepted as they are: their schema findings are settled until they change." if accepted else ""
+        msg = message("verify", subject, body, trailers)
+        sha = txn.commit(msg) if changed else txn.repo.marker_commit(msg)
         done = [memory.path for _, memory, _, _ in changed]
-        return txn.result("verify", sha, f"verified {', '.join(done)} ({stamp})", done)
+        summary = f"verified {', '.join(done)} ({stamp})" if done else ""
+        if accepted:
+            names = ", ".join(m.path for _, m in accepted)
+            summary += (
+                "; " if summary else ""
+            ) + f"accepted as {'it is' if len(accepted) == 1 else 'they are'}: {names}"
+        return txn.result("verify", sha, summary, done or [m.path for _, m in accepted])
 
 
 def _verified(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Memory, bytes, str]:

@@ -250,6 +250,9 @@ def validate_text(text: str, rel: str, *, require_type: bool) -> str:
         raise OpError(f"{rel}: the new text's {exc}; nothing was saved") from None
     if not fm.present and (misplaced := frontmatter.misplaced_opening(text)):
         raise OpError(f"{rel}: {misplaced}; nothing was saved")
+    if not fm.present and require_type:
+        # a memory with a type had front matter: the text lost its opening `---` line, which is what to fix
+        raise OpError(f"{rel}: {frontmatter.no_opening(text)}; nothing was saved")
     if require_type:
         raw = fm.data.get("type")
         meta = fm.data.get("metadata")

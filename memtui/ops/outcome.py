@@ -28,6 +28,21 @@ class ChangedOnDisk(OpError):
         self.current_text = current_text
 
 
+class DeletedOnDisk(OpError):
+    """The file the caller read was deleted since: there is nothing left to decide on, and no retry can act.
+
+    Not a `ChangedOnDisk`: there is no new text to show and decide on again."""
+
+    title = "Deleted on disk"
+
+    def __init__(self, path: str, verb: str) -> None:
+        super().__init__(
+            f"{path} was deleted on disk since it was read (the agent may have removed it): there is nothing to "
+            f"{verb}; nothing was changed"
+        )
+        self.path = path
+
+
 class SecretRefused(OpError):
     """The change would commit a secret."""
 

@@ -18,7 +18,7 @@ from pathlib import Path
 from memtui.audit.repo import escape_path
 from memtui.core.reading import read_memory
 from memtui.core.store import ARCHIVE_INDEX, INDEX_NAME, StoreLayout
-from memtui.ops.outcome import PathRefused
+from memtui.ops.outcome import DeletedOnDisk, PathRefused
 
 
 def atomic_write(
@@ -114,8 +114,13 @@ def check_new_name(rel: str) -> None:
         )
 
 
-def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exist: bool = True) -> Path:
+def safe_path(
+    layout: StoreLayout, rel: str, *, archive: bool = False, must_exist: bool = True, read_for: str | None = None
+) -> Path:
     """The absolute path of a store-relative memory path, refusing anything that leaves the store.
+
+    `read_for` is the decision's verb when the caller read the memory first (it names the version it saw): a file
+    missing then was deleted since, and is refused as that (`DeletedOnDisk`), not as no such memory.
 
     Refused: absolute paths, `..` that climbs out, symlinks that point outside, non-Markdown files, and
     (unless `archive`) files in the archive.
@@ -148,6 +153,8 @@ def safe_path(layout: StoreLayout, rel: str, *, archive: bool = False, must_exis
         real = candidate.resolve()
         if not any(inside(real, a.resolve()) for a in allowed):
             raise PathRefused(f"{rel}: a symlink pointing outside the store ({real})", title=SYMLINK_TITLE)
+    elif must_exist and read_for is not None:
+        raise DeletedOnDisk(escape_path(rel), read_for)
     elif must_exist:
         raise PathRefused(f"{rel}: no such memory in {layout.root}")
     return candidate

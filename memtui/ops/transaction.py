@@ -38,7 +38,7 @@ from memtui.core.errors import MemtuiError
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, read_memory, sha256
 from memtui.core.store import StoreLayout, detect_layout
-from memtui.ops.outcome import ChangedOnDisk, OpError, OpResult, PathRefused, refuse_secrets
+from memtui.ops.outcome import ChangedOnDisk, DeletedOnDisk, OpError, OpResult, PathRefused, refuse_secrets
 from memtui.ops.paths import SYMLINK_TITLE, atomic_write, refuse_links, remove_temp_files, temp_files
 
 
@@ -72,8 +72,13 @@ class Txn:
         return self.layout.rel(path)
 
     def read(self, path: Path, expected_hash: str | None) -> bytes:
-        """Current bytes of a file, refusing if they no longer match what the caller saw."""
-        data = path.read_bytes()
+        """Current bytes of a file, refusing if they no longer match what the caller saw (or it is gone since)."""
+        try:
+            data = path.read_bytes()
+        except FileNotFoundError:
+            if expected_hash is None:
+                raise
+            raise DeletedOnDisk(escape_path(self.rel(path)), "change") from None
         if expected_hash is not None and sha256(data) != expected_hash:
             try:
                 current = decode(data)

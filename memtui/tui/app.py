@@ -402,7 +402,7 @@ class MemtuiApp(App[None]):
             with self._deciding_lock:
                 self._deciding -= 1
         ws, cards = None, None
-        if request.on_outcome is not None and (outcome.ok or outcome.changed_path):
+        if request.on_outcome is not None and (outcome.ok or outcome.changed_path or outcome.gone_path):
             try:  # read the store again before answering: the screen's next card must show it as it is now
                 ws, cards = _analyse(open_store(self.store_path, self.today, self.settings.policy(), heal_first=False))
             except Exception as exc:
@@ -422,7 +422,7 @@ class MemtuiApp(App[None]):
             self.load_error = ""
             self.main_screen.store_changed()
             self._tell_screens()
-        elif outcome.ok or outcome.changed_path:
+        elif outcome.ok or outcome.changed_path or outcome.gone_path:
             self.reload("op")  # nobody waits on this answer: report now, the panes follow in the background
         if outcome.secret and not message.allow_secret:
             self._offer_secret(request, outcome)

@@ -115,6 +115,9 @@ class Outcome:
     """With `changed_path`: the change, to be shown to the person before any retry may act on it."""
     title: str = ""
     """The refusal's title (`MemtuiError.title`: "Store busy", "Looks like a secret", ...)."""
+    gone_path: str | None = None
+    """Refused because this file was deleted on disk since it was shown: nothing is left to decide, no retry can
+    act (the store is read again, so the screens follow)."""
 
     @property
     def committed(self) -> bool:
@@ -141,6 +144,8 @@ def run(label: str, operation: Operation, *, allow_secret: bool = False, today: 
             title=exc.title,
             change=DiskChange(exc.path, exc.current_text),
         )
+    except ops.DeletedOnDisk as exc:
+        return Outcome(label, "refused", exc.message, title=exc.title, gone_path=exc.path)
     except ops.SecretRefused as exc:
         return Outcome(label, "refused", exc.message, secret=True, title=exc.title)
     except MemtuiError as exc:  # every refusal a person can act on: ops, the lock, git, the store

@@ -180,6 +180,10 @@ class DecidingDialog(ModalScreen[AnswerT | None]):
                 self.app.call_later(self.dismiss, answer)
             return
         title = f" · {outcome.title}" if outcome.title and outcome.title != "Refused" else ""
+        if outcome.gone_path is not None:  # nothing left to decide on: no retry can act, so none is offered
+            self.refusal = f"{outcome.label} {outcome.status}{title}: {outcome.message}"
+            self._show(styled(f"{self.refusal}\nesc closes this dialog.", "flag-contradiction"))
+            return
         self.refuse(f"{outcome.label} {outcome.status}{title}: {outcome.message}")
         if outcome.change is not None:  # the app shows what changed over this dialog; then a new try may act on it
             outcome.change.when_seen(self.saw_change)

@@ -35,7 +35,6 @@ from memtui.tui.widgets import ItemLine, KeyLine, footer_width
 from memtui.workspace import Workspace, agent_sessions
 
 PAIR_ONLY = frozenset({"archive_newer", "edit_older", "merge", "keep_both"})
-SINGLE_ONLY = frozenset({"approve"})
 STEERING = frozenset(
     {
         "help",
@@ -117,12 +116,30 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             tooltip="On a pair, edit the older memory instead (the outdated claim may be one line of a long note).",
         ),
         Binding(
+            "e,E",
+            "edit_in_editor",
+            "Fix in $EDITOR",
+            id="review.edit_in_editor",
+            tooltip="On a file that cannot be read: open it in $EDITOR to fix it, as E does on the main screen; the "
+            "text you leave is saved as an edit.",
+        ),
+        Binding(
             "v",
             "approve",
             "Approve/verify",
             id="review.approve",
             tooltip="Still true: accept what the agent wrote, or stamp last_verified so the memory counts as fresh "
-            "again. With marks, every marked memory in one commit.",
+            "again. With marks, every marked memory in one commit. Not offered where nothing can be stamped (no "
+            "front matter, a file that cannot be read).",
+        ),
+        Binding(
+            "v",
+            "accept",
+            "Accept as is",
+            id="review.accept",
+            tooltip="On a schema card: the memory is right as it is. A verify commit that also settles its schema "
+            "finding for this version: it comes back only if the memory changes. With marks, every marked memory "
+            "in one commit.",
         ),
         Binding(
             "f",
@@ -260,6 +277,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "(up and down move in the list), and x marks the whole list. With marks, a archives and v verifies every "
         "marked memory in one commit; without, a, v and e on a list card act on the memory under the cursor, and the "
         "card stays for the others.",
+        "On a schema card v accepts the memory as it is: a verify commit that also settles its schema finding for "
+        "that version, in git, so it comes back (in the review, on the main screen, in check) only if the memory "
+        "changes. v is offered only where it can stamp: not on a memory without front matter (memtui never adds "
+        "one: e adds it, or a archives it), nor on a file that cannot be read (e or E fixes it in $EDITOR).",
         "Index cards: i adds a MEMORY.md line for each memory an unindexed card lists (the marked ones among them, "
         "when some are), built from its name and description, and d removes a broken link's line; one commit each. "
         "Both are refused when MEMORY.md changed since it was read, and i when the new lines would fall past what "
@@ -300,6 +321,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """Memories marked for one bulk decision (store paths)."""
         self.marked_as: dict[str, str] = {}
         """The version (content hash) of each marked memory the person saw when marking it: what is decided."""
+        self.marked_on: dict[str, str] = {}
+        """The kind of card each marked memory was marked on: v accepts those marked on a schema card as they are."""
         self.seen_card: Card | None = None
         """The card as last drawn (its text stays until `r` when its memories change on disk)."""
         self.seen: dict[str, Memory | None] = {}
@@ -446,27 +469,51 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return bool(self.unseen_changes())
         if action in STEERING:
             return True
-        if self.marks and action in ("archive_older", "approve", "mark_all"):
+        if action in ("approve", "accept"):
+            return self.what_v_does(card) == action
+        if self.marks and action in ("archive_older", "mark_all"):
             return True
         if card is None:
             return False
-        if action in ("archive_older", "approve", "edit", "mark") and not self._has_memory(card):
+        if action in ("archive_older", "edit", "edit_in_editor", "mark") and not self._has_memory(card):
             return False  # a link to a file that is gone (or a card about MEMORY.md): nothing to act on
-        if action == "approve" and (card.kind in ("malformed", "secret") or self._unreadable(card)):
-            return False  # a file that cannot be read, or a credential, is fixed or archived, never approved
+        if action in ("edit", "edit_in_editor"):
+            # a file that cannot be read is fixed in $EDITOR, and the key says so
+            return self._unreadable(card) == (action == "edit_in_editor")
         if action == "index_add":
             return card.kind == "unindexed"
         if action == "drop_link":
             return card.kind == "broken-link"
         if action in PAIR_ONLY:
             return self.is_pair(card)
-        if action in SINGLE_ONLY or action == "mark":
+        if action == "mark":
             return not self.is_pair(card)
         if action == "mark_all":
             return card.is_bulk
         if action == "fix_date":
             return card.kind == "relative-date"
         return True
+
+    def what_v_does(self, card: Card | None) -> str | None:
+        """What `v` does here, as its key says it: `accept` on a schema card (verified, and its finding settled for
+        this version), `approve` elsewhere (still true: the agent's write accepted, last_verified stamped), or None
+        where it cannot work: nothing it would act on can be stamped (no front matter, a file that cannot be read),
+        or the card is one v never settles (a pair, a malformed file, a secret). With marks, v acts on the marked
+        memories, whatever the card: `accept` when some were marked on a schema card."""
+        if self.marks:  # what happens to the marked memories: those marked on a schema card are accepted
+            stampable = [p for p in self.marks if self._stampable(p)]
+            if not stampable:
+                return None
+            return "accept" if any(self.marked_on.get(p) == "schema" for p in stampable) else "approve"
+        verb = "accept" if card is not None and card.kind == "schema" else "approve"
+        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret") or not self._has_memory(card):
+            return None
+        return verb if any(self._stampable(p) for p in (card.paths if card.is_bulk else card.paths[:1])) else None
+
+    def _stampable(self, path: str) -> bool:
+        """A memory a verify can stamp: readable, with front matter (memtui never adds one)."""
+        m = self.shown(path)
+        return m is not None and not m.is_malformed and m.has_frontmatter
 
     def _unreadable(self, card: Card) -> bool:
         """A card about one memory that cannot be read (its malformed card, or the agent's write of it)."""
@@ -588,10 +635,12 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             if reply is not None:
                 reply(unseen)
             change = unseen.change
-            assert change is not None
-            self.app.push_screen(
-                ChangedDialog(change.path, unseen.message, change.now_text, before=change.before_text, change=change)
-            )
+            if change is not None:  # a memory deleted has nothing to show: the refusal says it
+                self.app.push_screen(
+                    ChangedDialog(
+                        change.path, unseen.message, change.now_text, before=change.before_text, change=change
+                    )
+                )
             return
         self.pending = label
         self.refusal = ""
@@ -658,7 +707,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if not changed:
             return None
         path, now = changed[0], self.memory(changed[0])
-        change = DiskChange(path, now.text if now is not None else None)
+        if now is None:  # nothing left to decide on: said as such, with no new text to look at
+            gone = ops.DeletedOnDisk(path, "decide on")
+            return Outcome(label, "refused", gone.message, title=gone.title, gone_path=path)
+        change = DiskChange(path, now.text)
         change.now = now
         message = (
             f"{path} changed on disk since it was shown (the agent may have rewritten it); nothing was changed — "
@@ -781,7 +833,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "keep_both": ("review: Keep both", self.action_keep_both, "Both stay; the pair does not come back"),
             "edit": ("review: Edit", self.action_edit, "Edit this card's memory"),
             "edit_older": ("review: Edit the older", self.action_edit_older, "Edit the older memory of the pair"),
+            "edit_in_editor": ("review: Fix in $EDITOR", self.action_edit_in_editor, "A file that cannot be read"),
             "approve": ("review: Approve / verify", self.action_approve, "Still true: stamp last_verified"),
+            "accept": ("review: Accept as is", self.action_accept, "Verified; the schema card settles for this text"),
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
             "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),
             "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),

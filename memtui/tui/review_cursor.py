@@ -65,14 +65,16 @@ class ReviewSession:
     def reopen_returned(self, queue: Sequence[Card]) -> None:
         """Take back the decisions whose card is in the queue again although the decision left nothing of it to
         decide: an agent's write approved or rewritten (a card for that memory now is a newer write:
-        `review.changed_since` leaves a settled one out), or what was archived or merged away (a card for it now
+        `review.changed_since` leaves a settled one out), a schema finding accepted (a card for it now means the
+        memory changed since), or what was archived or merged away (a card for it now
         means a restore, or an undo outside this review, brought it back). Their cards are to decide again; the
         commits stay, and the record still counts them."""
         for k, d in enumerate(self.decisions):
             card = d.card
             if d.reopened or not d.closes or card is None:
                 continue
-            if (d.action in GONE_WORDS or (card.kind == "new" and d.action in SETTLING_WORDS)) and current_card(
+            settled = d.action in GONE_WORDS or d.action == ACCEPTED_WORD
+            if (settled or (card.kind == "new" and d.action in SETTLING_WORDS)) and current_card(
                 card, queue
             ) is not None:
                 self.decisions[k] = replace(d, reopened=True)
@@ -92,6 +94,8 @@ class ReviewSession:
         return [swap.get(c, c) for c in queue]
 
 
+ACCEPTED_WORD = "accepted as is"
+"""The review's word for a schema card verified and accepted as it is: settled until the memory changes."""
 SETTLING_WORDS = frozenset({"verified", "edited"})
 """The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
 GONE_WORDS = frozenset({"archived", "merged", "merged away (duplicate)"})
@@ -133,6 +137,7 @@ class ReviewCursor(_Base):
     hook: claude_settings.Status | None
     marks: set[str]
     marked_as: dict[str, str]
+    marked_on: dict[str, str]
     only: str | None
     weaker: bool
     seen_card: Card | None

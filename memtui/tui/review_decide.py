@@ -16,7 +16,7 @@ from memtui.review import Card
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
-from memtui.tui.review_cursor import DATE_FIXED, ReviewCursor
+from memtui.tui.review_cursor import ACCEPTED_WORD, DATE_FIXED, ReviewCursor
 
 
 class ReviewDeciding(ReviewCursor):
@@ -200,6 +200,17 @@ class ReviewDeciding(ReviewCursor):
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
 
+    def action_edit_in_editor(self) -> None:
+        """Fix the card's memory, a file that cannot be read, in the person's editor (as `E` on the main screen)."""
+        card = self.current()
+        if card is None or self._busy() or self.refuse_unseen():
+            return
+        m = self.shown(self._subject(card, pair_side=-1)) if card.paths else None
+        if m is None:
+            self.notify("Nothing editable on this card", severity="warning")
+            return
+        self._edit_in_editor(m, card)
+
     def _edit_in_editor(self, m: Memory, card: Card) -> None:
         """Fix a file that cannot be read in the person's editor, as `E` does on the main screen; the text they
         leave is saved as an edit (a text that still cannot be read is refused and offered again, not lost)."""
@@ -225,9 +236,15 @@ class ReviewDeciding(ReviewCursor):
             base=m.text,
         )
 
+    def action_accept(self) -> None:
+        """On a schema card: the memory is right as it is (verified, and its schema finding settled for this
+        version); with marks, every marked memory in one commit."""
+        self.action_approve()
+
     def action_approve(self) -> None:
-        """Approve what the agent wrote, or confirm a stale memory is still true (stamps last_verified); with
-        marks, every marked memory in one commit."""
+        """Approve what the agent wrote, or confirm a stale memory is still true (stamps last_verified); on a
+        schema card, also accept it as it is (its finding settles for this version, `ops.verify_many`); with marks,
+        every marked memory in one commit."""
         card = self.current()
         if self._busy():
             return
@@ -252,11 +269,13 @@ class ReviewDeciding(ReviewCursor):
             )
             self.show_card()
             return
-        store, expected = self.store_path, m.content_hash
+        store, expected, accept = self.store_path, m.content_hash, card.kind == "schema"
         self._ask(
-            "Verify",
-            "verified",
-            lambda allow, today: ops.verify(store, m.path, expected_hash=expected, allow_secret=allow, today=today),
+            "Accept" if accept else "Verify",
+            ACCEPTED_WORD if accept else "verified",
+            lambda allow, today: ops.verify(
+                store, m.path, expected_hash=expected, accept_schema=accept, allow_secret=allow, today=today
+            ),
             marked=self._alone(card, m.path),
         )
 
@@ -417,9 +436,12 @@ class ReviewDeciding(ReviewCursor):
                 return
         store, paths = self.store_path, [m.path for m in memories]
         hashes = {m.path: self.marked_as.get(m.path, m.content_hash) for m in memories}  # as seen when marked
+        accept = [p for p in paths if self.marked_on.get(p) == "schema"]  # accepted as they are, as their card said
         self._ask(
-            "Verify",
-            "verified",
-            lambda allow, today: ops.verify_many(store, paths, expected_hashes=hashes, allow_secret=allow, today=today),
+            "Accept" if accept else "Verify",
+            ACCEPTED_WORD if accept else "verified",
+            lambda allow, today: ops.verify_many(
+                store, paths, expected_hashes=hashes, accept_schema=accept, allow_secret=allow, today=today
+            ),
             marked=paths,
         )

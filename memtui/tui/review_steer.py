@@ -44,12 +44,15 @@ class ReviewSteering(ReviewCursor):
         self.show_card()
 
     def mark(self, paths: Iterable[str]) -> None:
-        """Mark memories, each as the card showed it (a bulk decision acts on that version, or is refused)."""
+        """Mark memories, each as the card showed it (a bulk decision acts on that version, or is refused), and the
+        kind of card they were marked on (v accepts those marked on a schema card as they are)."""
+        card = self.current()
         for path in paths:
             m = self.shown(path)
             if m is not None:
                 self.marks.add(path)
                 self.marked_as[path] = m.content_hash
+                self.marked_on[path] = card.kind if card is not None else ""
 
     def action_mark_all(self) -> None:
         """On a list card, mark every memory it lists (or unmark them all); elsewhere, clear the marks."""
