@@ -124,7 +124,7 @@ def analyse(ws: Workspace) -> Workspace:
     """Every finding, with git dates for files whose front matter has none; badges and the expired/stale
     findings follow the workspace's freshness policy (one pass of the check). A pair a person kept (keep-both),
     both texts unchanged since, is not flagged, nor a memory accepted as it is (`honour_decisions`)."""
-    dates = ws.repo.file_dates() if ws.repo else FileDates()
+    dates = ws.repo.file_dates_now(ws.today) if ws.repo else FileDates()
     report = check_store(ws.store, ws.today, dates, policy=ws.policy)
     if ws.repo is not None:
         try:

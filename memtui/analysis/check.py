@@ -29,6 +29,9 @@ class FileDates:
     added: Mapping[str, dt.date] = field(default_factory=dict)
     """Files memtui's `init` put under git, with that day: written on or before it, nobody knows when. Their
     first commit is no writing date, and the init is not in `last` (a file nothing wrote since has no last day)."""
+    pending: Mapping[str, dt.date] = field(default_factory=dict)
+    """Files written since the last commit (the agent's write not yet recorded), with the day that is taken for
+    it: the day memtui would record it, as the commit it makes before any decision says."""
 
 
 @dataclass(frozen=True)
@@ -256,7 +259,7 @@ def writing_dates(memory: Memory, file_dates: FileDates) -> WritingDates:
     return WritingDates(
         front=front,
         first_commit=None if added else file_dates.first.get(memory.path),
-        last_commit=file_dates.last.get(memory.path),
+        last_commit=file_dates.pending.get(memory.path) or file_dates.last.get(memory.path),
         added=added,
         mtime=dt.datetime.fromtimestamp(memory.mtime).date() if memory.mtime else None,
     )

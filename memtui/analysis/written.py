@@ -47,6 +47,17 @@ class WritingDates:
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.*)$")
 
 
+def _written_again_after(known: WritingDates, day: dt.date) -> str | None:
+    """The day (ISO) a commit wrote the file again after `day`, the front matter's one date (a day later at least:
+    a commit made past midnight, or in another time zone, is the same writing); None when none did. A first
+    commit alone is no writing again: a store put under git in one commit long after its memories were written."""
+    last = known.last_commit
+    if last is None or last <= day + dt.timedelta(days=1):
+        return None
+    again = known.added is not None or (known.first_commit is not None and known.first_commit < last)
+    return last.isoformat() if again else None
+
+
 def _dates_in(text: str) -> set[dt.date]:
     """The absolute dates written in a text (2026-03-04, 2026/3/4, 2026年3月4日), as days."""
     found = set()
@@ -102,7 +113,17 @@ def base_for(text: str, line: int, known: WritingDates, *, name: str = "", file_
         days = {day for _, day in known.front}
         keys = " and ".join(f"`{key}`" for key, _ in known.front)
         if len(days) == 1:
-            return Base(days.pop(), f"front matter {keys}", True)
+            day = days.pop()
+            later = _written_again_after(known, day)
+            if later is not None:
+                # a line the agent added later sits under a front matter it did not update: which day it was
+                # written is not known (a new user's "last week", written today, was dated from August)
+                return Base(
+                    None,
+                    f"front matter {keys} says {day.isoformat()}, but the file was written again on {later}",
+                    False,
+                )
+            return Base(day, f"front matter {keys}", True)
         first, last = min(days), max(days)
         return Base(None, f"front matter {keys} say {first.isoformat()} to {last.isoformat()}", False)
     if known.first_commit is not None:

@@ -28,7 +28,7 @@ import time
 import uuid
 from collections.abc import Iterable, Iterator, Mapping, Sequence
 from contextlib import contextmanager
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
@@ -283,6 +283,18 @@ class FileState:
 
     data: bytes
     mode: str = "100644"
+
+
+PENDING_READ = 50
+"""How many files written since the last commit `StoreRepo.file_dates_now` reads as committed."""
+
+
+def _front_block(data: bytes) -> bytes:
+    """A memory's front matter as bytes (empty when it has none): what a write that updated its dates changed."""
+    if not data.startswith(b"---"):
+        return b""
+    end = data.find(b"\n---", 3)
+    return data[: end if end != -1 else len(data)]
 
 
 @dataclass
@@ -685,6 +697,26 @@ class StoreRepo:
         dates = dates_from_log(out, self.work_tree, self.layout.root)
         self._cache_put(key, dates)
         return dates
+
+    def file_dates_now(self, today: dt.date) -> FileDates:
+        """`file_dates`, with the memories written since the last commit under an unchanged front matter taken as
+        written on `today` (`FileDates.pending`): the writer said nothing of when, and memtui would record the
+        write today. A write that changed the front matter, or a new file, says its own dates. One `git status`
+        and, for each such memory (the first `PENDING_READ`), two git calls to read it as committed."""
+        root = self.layout.root
+        pending: dict[str, dt.date] = {}
+        for name in self.changed_paths()[:PENDING_READ]:
+            path = self.work_tree / name
+            if not name.endswith(".md") or not path.is_file():
+                continue
+            before = self.show("HEAD", name)
+            try:
+                now = path.read_bytes()
+            except OSError:
+                continue
+            if before is not None and _front_block(before) == _front_block(now):
+                pending[Path(os.path.relpath(path, root)).as_posix()] = today
+        return replace(self.file_dates(), pending=pending)
 
     def history(self, paths: Sequence[str] = (), limit: int | None = None) -> list[Event]:
         """memtui's events, newest first (commits without memtui trailers are left out).

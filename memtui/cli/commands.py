@@ -142,7 +142,7 @@ def _load_report(path: Path, today: dt.date, *, demo: bool = False):  # type: ig
 
     repo = try_open_repo(store.layout)
     try:
-        dates = repo.file_dates() if repo else FileDates()
+        dates = repo.file_dates_now(today) if repo else FileDates()
     except NotInGit:  # git failed or timed out: dates come from front matter and mtimes instead
         dates = FileDates()
     # the person's freshness periods (config.toml), so `check` and the TUI agree on what is stale

@@ -367,8 +367,10 @@ def fix_date_preview(
         raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
     if repo is None or repo.layout != layout:
         repo = try_open_repo(layout)
-    known = writing_dates(memory, repo.file_dates() if repo is not None else FileDates())
-    return _plan_date_fix(memory, known, today or dt.date.today(), phrase)
+    today = today or dt.date.today()
+    # a write since the last commit counts as of today: `fix_date` records it first, and plans from there
+    known = writing_dates(memory, repo.file_dates_now(today) if repo is not None else FileDates())
+    return _plan_date_fix(memory, known, today, phrase)
 
 
 def fix_date(
