@@ -354,7 +354,9 @@ def test_cli_history_reads_a_redone_archive_as_the_revoked_rule(store: Path) -> 
     assert "archive (redo)" in text[0] and "beta says it better" in text[0]
     assert run("undo", str(store)).returncode == 0
     assert json.loads(run("history", str(store), "--revoked", "--json").stdout) == []
-    assert json.loads(run("history", str(store), "--json").stdout)[0]["action"] == "undo"
+    undo, redo = json.loads(run("history", str(store), "--json").stdout)[:2]
+    assert undo["action"] == "undo" and undo["reverts"] == [redo["commit"]] and not undo["undone"]
+    assert redo["undone"], "the JSON says what the text form marks (undone)"
 
 
 def test_cli_revoked_keeps_what_a_batch_still_retires_after_one_is_restored(store: Path) -> None:

@@ -10,7 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
-from collections.abc import Mapping, Sequence
+from collections.abc import Collection, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -79,8 +79,9 @@ class Event:
                 )
         return self
 
-    def to_json(self) -> dict[str, str | list[str]]:
-        """The shape of `memtui history --json`."""
+    def to_json(self, undone: Collection[str] = ()) -> dict[str, str | list[str] | bool]:
+        """The shape of `memtui history --json`; `undone` are the commits a later undo took back (`undone_commits`),
+        so an entry says whether it still stands, and an undo which commits it reverted."""
         return {
             "commit": self.commit,
             "date": self.date,
@@ -91,6 +92,8 @@ class Event:
             "reason": self.reason,
             "superseded_by": self.superseded_by,
             "reapplies": self.reapplies,
+            "reverts": list(self.trailers.get("Memtui-Reverts", [])),
+            "undone": self.commit in undone,
         }
 
 

@@ -464,12 +464,12 @@ def cmd_history(args: argparse.Namespace) -> int:
     events = revoked_events(repo.history(), paths) if args.revoked else repo.history(paths)
     if places and not events and not any(p.exists() for p in places) and not repo.ever_committed(paths):
         raise PathRefused(f"{_safe(args.file)}: no such memory in {layout.root}, its archive or its git history")
+    undone = undone_commits(repo.history()) if events else set()
     if args.json:
-        _write_json([e.to_json() for e in events])
+        _write_json([e.to_json(undone) for e in events])
         return EXIT_OK
     if not events:
         print(("no revoked rules" if args.revoked else "no memtui events") + (" for that memory" if args.file else ""))
-    undone = undone_commits(repo.history()) if events else set()
     for e in events:
         action = e.action + (" (redo)" if e.reapplies else "") + (" (undone)" if e.commit in undone else "")
         names = ", ".join(e.memories[:3]) + (f", … {len(e.memories) - 3} more" if len(e.memories) > 3 else "")
