@@ -48,3 +48,11 @@ def test_the_cli_and_the_tui_use_the_same_rule(tmp_path: Path) -> None:
     )
     assert "\u202e" not in out.stdout and "evil\\u202etxt.md" in out.stdout
     assert clean(f"see {name}") == visible(f"see {name}") == "see evil\\u202etxt.md"
+
+
+def test_a_windows_line_ending_is_a_line_ending_on_screen_and_a_lone_return_is_shown() -> None:
+    """A new user's CRLF README showed `\\r` at the end of every line of its review card."""
+    from memtui.tui.render import clean
+
+    assert clean("# AI memory\r\nsecond line\r\n") == "# AI memory\nsecond line\n"
+    assert clean("over\rwrite") == "over\\rwrite"  # a carriage return alone would move the cursor

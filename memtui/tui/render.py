@@ -25,8 +25,10 @@ NAME_WIDTH = 32
 
 
 def clean(text: str) -> str:
-    """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw."""
-    return visible(text, keep_newlines=True)
+    """Memory text with control characters (terminal escapes) shown as visible `\\x1b`, never sent raw. A Windows
+    line ending is a line ending (a CRLF file showed `\\r` at the end of every line); a lone carriage return,
+    which would move the cursor, is still shown as `\\r`."""
+    return visible(text.replace("\r\n", "\n"), keep_newlines=True)
 
 
 def plain(text: str) -> Content:
