@@ -171,6 +171,8 @@ def test_drop_link_removes_the_lines_to_the_missing_file_in_one_commit(make_stor
     [
         ("feedback_go_errors.md", "exists"),
         ("elsewhere.md", "no line of MEMORY.md links to elsewhere.md"),
+        # a file that exists but that no line links to (a human README): the message says no line links to it
+        ("feedback_sql_style.md", "no line of MEMORY.md links to feedback_sql_style.md"),
         ("https://example.com/x.md", "not a link to a file"),
     ],
 )

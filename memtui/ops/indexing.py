@@ -140,13 +140,13 @@ def drop_link(
             if idx.is_url(link):
                 raise OpError(f"{link}: not a link to a file; memtui drops only lines that link to a missing file")
             target = _target(index_dir, link.split("#", 1)[0])
+            if not any(_target(index_dir, e.target) == target for e in entries if not idx.is_url(e.target)):
+                raise OpError(f"no line of MEMORY.md links to {link}; nothing was changed")
             if target.exists() or target.is_symlink():
                 raise OpError(
                     f"{link} exists, so its MEMORY.md line is no broken link; archive the memory to take its line "
                     "out of the index — nothing was changed"
                 )
-            if not any(_target(index_dir, e.target) == target for e in entries if not idx.is_url(e.target)):
-                raise OpError(f"no line of MEMORY.md links to {link}; nothing was changed")
             targets.add(target)
         dropped = [e for e in entries if not idx.is_url(e.target) and _target(index_dir, e.target) in targets]
         new = idx.remove_entries(text, index_dir, targets)
