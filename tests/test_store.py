@@ -140,3 +140,19 @@ def test_freshness_policy_and_date_sources(tmp_path: Path) -> None:
     assert badge["gen_b.md"].badge == "stale" and badge["gen_b.md"].since == dt.date(2026, 7, 25)
     git_dated = assess(store.get("r.md"), today, fallback=dt.date(2026, 6, 1), fallback_source="git")  # type: ignore[arg-type]
     assert git_dated.badge == "stale" and git_dated.source == "git"
+
+
+def test_a_readme_without_front_matter_is_no_memory(tmp_path: Path) -> None:
+    """A new user's store, mirrored into a repository with a README.md for people, had two cards about it every
+    week (no front matter, not listed in MEMORY.md); a README the agent wrote as a memory (front matter) stays one."""
+    write_files(
+        tmp_path,
+        {
+            "memory/MEMORY.md": "- [A](a.md) — a\n",
+            "memory/a.md": memory("a"),
+            "memory/README.md": "# AI memory, mirrored into the repository\r\n\r\nDo not edit by hand.\r\n",
+            "memory/notes/readme.md": memory("notes_readme", "reference", body="Where the notes live: notes/."),
+        },
+    )
+    store = load_store(tmp_path / "memory")
+    assert sorted(m.path for m in store.memories) == ["a.md", "notes/readme.md"]

@@ -167,9 +167,22 @@ def memory_files(folder: Path, suffix: str = "") -> list[Path]:
                 name.endswith(ending)
                 and name[: len(name) - len(suffix)] not in NOT_MEMORIES
                 and not name.startswith(".")
+                and not _human_readme(base / name, name[: len(name) - len(suffix)])
             ):
                 found.append(base.joinpath(name))
     return found
+
+
+def _human_readme(path: Path, name: str) -> bool:
+    """A README without front matter: a person's note about the folder (a store mirrored into a repository has
+    one), not a memory the agent wrote; as a memory it was two cards every week (no front matter, not indexed)."""
+    if name.lower() != "readme.md":
+        return False
+    try:
+        with path.open("rb") as f:
+            return f.read(3) != b"---"
+    except OSError:
+        return False
 
 
 @contextmanager
