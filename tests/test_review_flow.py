@@ -8,6 +8,7 @@ asking, the palette acting on a hidden screen, counts that disagreed.
 from __future__ import annotations
 
 import datetime as dt
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -1016,6 +1017,15 @@ async def test_the_end_of_a_review_warns_before_skipped_agent_writes_are_counted
         await pilot.pause(0.1)
         summary = str(screen.query_one("#summary-text").render())
         assert f"{new} of the agent's writes were skipped" in summary and "will not come back as new" in summary
+        # not finished until enter marks it so; and what the end screen counted is what it says after (a new user
+        # read "34 cards" before enter and "33 cards in this review" after: the skipped writes left the queue)
+        assert summary.startswith("End of the cards") and "Review finished" not in summary
+        counted = re.search(r"(\d+) cards in this review: .*", summary)
+        assert counted is not None
+        await pilot.press("enter")
+        await settle(app, pilot)
+        summary = str(screen.query_one("#summary-text").render())
+        assert summary.startswith("Review finished") and counted.group(0) in summary, summary
 
 
 # ---------------------------------------------------------------------------------------------- changed while shown

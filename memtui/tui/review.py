@@ -787,7 +787,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if self.current() is not None or self.finished or self._busy():
             return
         ours = {d.commit: d.action for d in self.decisions if d.commit}
-        cards = sum(self.card_counts())  # the number the end screen says
+        counted = self.card_counts()
+        cards = sum(counted)  # the number the end screen says
         store = self.store_path
 
         def finish(allow: bool, today: dt.date | None) -> ops.OpResult:
@@ -800,6 +801,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             self.pending = ""
             if outcome.committed:
                 self.finished = self.session.finished = True
+                self.session.counted = counted
             else:
                 self.refusal = outcome.message
             self.show_card()

@@ -57,6 +57,9 @@ class ReviewSession:
     viewed: set[tuple[str, str, frozenset[str], bool]] = field(default_factory=set)
     """The cards shown at least once (`viewed_key`)."""
     finished: bool = False
+    counted: tuple[int, int, int] | None = None
+    """(decided, settled by them, skipped or left) as the review was marked finished: what its record says, kept
+    for the end screen (marking it finished counts the skipped agent writes as seen, and they leave the queue)."""
 
     def decided(self) -> set[Card]:
         """Cards this review has decided (committed, or looked at with nothing to write), as they were decided."""

@@ -241,7 +241,8 @@ class ReviewDrawing(ReviewCursor):
         if unseen and not self.finished:
             return self._not_finished(unseen)
         counts = Counter(d.action for d in self.decisions if d.commit)
-        lines = [Content.styled("Review finished", "bold"), Content("")]
+        title = "Review finished" if self.finished else "End of the cards"
+        lines = [Content.styled(title, "bold"), Content("")]
         if not counts:
             lines.append(Content("Nothing committed."))
         for action, n in sorted(counts.items()):
@@ -250,12 +251,12 @@ class ReviewDrawing(ReviewCursor):
         if looked:
             lines.append(Content(f"  looked at, nothing to write: {looked}"))
         left = self.left()
-        decided, moot, _ = self.card_counts()
+        decided, moot, skipped = self.session.counted or self.card_counts()
         lines += [
             Content(""),
             Content(
-                f"{_counted(decided + moot + len(left), 'card')} in this review: {decided} decided, {moot} settled by "
-                f"those decisions, {len(left)} skipped or left."
+                f"{_counted(decided + moot + skipped, 'card')} in this review: {decided} decided, {moot} settled by "
+                f"those decisions, {skipped} skipped or left."
             ),
             Content(""),
         ]
@@ -267,7 +268,8 @@ class ReviewDrawing(ReviewCursor):
                 # what the agent wrote is new only until a review is marked finished: say so before it happens
                 lines.append(
                     render.styled(
-                        f"{unread} of the agent's writes were skipped: marking the review finished counts them as"
+                        f"{unread} of the agent's writes {'was' if unread == 1 else 'were'} skipped: marking the review "
+                        "finished counts them as"
                         " seen, and they will not come back as new (their other findings will). Leave (escape) to"
                         " keep them new for next time.",
                         "flag-contradiction",
