@@ -14,6 +14,7 @@ from memtui.analysis.lint import NO_FRONT_MATTER
 from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
+from memtui.core.store import NOT_MEMORIES
 from memtui.ops import UNDOABLE
 
 GROUPS = ("pairs", "agent", "expired", "stale", "secrets", "index", "schema", "other", "weaker")
@@ -25,6 +26,7 @@ GROUP_OF = {
     "contradiction": "pairs",
     "duplicate": "pairs",
     "new": "agent",
+    "deleted": "agent",
     "expired": "expired",
     "stale": "stale",
     "secret": "secrets",
@@ -175,6 +177,10 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     if repo is not None and since is not None:
         for rel, diff in changed_since(repo, since, report):
             m = memories.get(rel)
+            if m is None and _deleted_memory(report, rel):
+                why = "deleted by the agent since the last review (its text is below); R brings it back as it was"
+                cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff))
+                continue
             if m is None or not m.is_active:
                 continue
             cards.append(Card("new", (rel,), m.title, _written_explained(m), diff=diff))
@@ -195,6 +201,13 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
     order = {g: i for i, g in enumerate(GROUPS)}
     cards.sort(key=lambda c: order[c.group])  # stable: within a group, the order above
     return cards
+
+
+def _deleted_memory(report: Report, rel: str) -> bool:
+    """Whether a path the agent changed is a memory of the loaded folder that is gone from disk."""
+    layout = report.store.layout
+    path = layout.root / rel
+    return not path.exists() and path.resolve().is_relative_to(layout.scan_root) and path.name not in NOT_MEMORIES
 
 
 def _written_explained(memory: Memory) -> str:

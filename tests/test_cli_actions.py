@@ -222,3 +222,18 @@ def test_history_of_no_such_memory_says_so_and_exits_one(tmp_path: Path) -> None
     assert out.returncode == 0 and out.stdout == "no revoked rules\n"
     out = run("history", store, "a.md", "--revoked")
     assert out.returncode == 0 and out.stdout == "no revoked rules for that memory\n"
+
+
+def test_restore_brings_back_a_memory_deleted_from_the_loaded_folder(tmp_path: Path) -> None:
+    from conftest import init_repo, memory, write_files
+
+    top = tmp_path / "p"
+    text = memory("feedback_keep", body="Keep this rule.")
+    write_files(top, {"memory/MEMORY.md": "- [Keep](feedback_keep.md) — keep\n", "memory/feedback_keep.md": text})
+    init_repo(top)
+    (top / "memory" / "feedback_keep.md").unlink()
+    out = run("restore", str(top / "memory"), "feedback_keep.md")
+    assert out.returncode == 0, out.stderr
+    assert (top / "memory" / "feedback_keep.md").read_text() == text
+    again = run("restore", str(top / "memory"), "feedback_never.md")
+    assert again.returncode == 1 and "Traceback" not in again.stderr, again.stderr

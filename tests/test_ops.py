@@ -488,3 +488,26 @@ def test_atomic_write_keeps_permissions_and_leaves_no_temp_files(tmp_path: Path)
 def test_commit_message_hash_helper_matches_file(project: Path) -> None:
     data = (store_of(project) / "user_tea.md").read_bytes()
     assert load_store(store_of(project)).get("user_tea.md").content_hash == sha256(data)  # type: ignore[union-attr]
+
+
+def test_a_memory_the_agent_deleted_is_brought_back_as_it_was_last_committed(tmp_path: Path) -> None:
+    """A new user's agent deleted a memory while memtui was open: nothing could bring it back (`R` in the history
+    said only archived or merged-away memories can be restored)."""
+    top = tmp_path / "p"
+    text = memory("feedback_keep", body="Keep this rule.\n\n**Why:** x\n\n**How to apply:** y")
+    write_files(top, {"memory/MEMORY.md": "- [Keep](feedback_keep.md) — keep\n", "memory/feedback_keep.md": text})
+    init_repo(top)
+    store = top / "memory"
+    for committed in (False, True):
+        (store / "feedback_keep.md").unlink()  # the agent deletes it
+        if committed:
+            ops.record_agent_write(store)
+        result = ops.bring_back(store, "feedback_keep.md")
+        assert (store / "feedback_keep.md").read_text() == text
+        log = git(top, "log", "-2", "--format=%s").splitlines()
+        assert log[0] == "memtui: restore feedback_keep.md" and log[1].startswith("memtui: record agent writes")
+        assert list(result.paths) == ["feedback_keep.md"]
+    with pytest.raises(ops.OpError, match="is there: nothing to bring back"):
+        ops.bring_back(store, "feedback_keep.md")
+    with pytest.raises(ops.OpError, match="git never had"):
+        ops.bring_back(store, "feedback_never.md")

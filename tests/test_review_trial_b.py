@@ -343,3 +343,27 @@ async def test_an_edit_in_the_review_of_a_memory_the_agent_wrote_meanwhile_keeps
         text = path.read_text(encoding="utf-8")
         assert "LOSTEDIT" in text and "The agent's new line." in text
         assert head(demo)["Memtui-Action"] == ["edit"]
+
+
+async def test_a_memory_the_agent_deleted_is_a_card_that_R_brings_back(demo: Path) -> None:
+    """A new user's agent deleted a memory while the review was open: its pair card vanished, the broken index
+    line was all that said so, and nothing could bring the text back."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        gone = demo / "user_editor.md"
+        text = gone.read_text(encoding="utf-8")
+        gone.unlink()  # the agent deletes it
+        app.reload("disk")
+        await settle(app, pilot)
+        deleted = [c for c in screen.left() if c.kind == "deleted"]
+        assert [c.paths for c in deleted] == [("user_editor.md",)] and deleted[0].group == "agent"
+        assert "-User edits in Neovim" in deleted[0].diff.replace("- ", "-")
+        screen.index = screen.cards.index(deleted[0])
+        screen.show_card()
+        assert "bring_back" in live(screen) and "archive_older" not in live(screen) and "approve" not in live(screen)
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert gone.read_text(encoding="utf-8") == text
+        assert head(demo)["Memtui-Action"] == ["restore"]
+        assert not [c for c in screen.left() if c.kind == "deleted"]

@@ -762,6 +762,16 @@ class StoreRepo:
         self._cache_put(key, out)
         return out
 
+    def last_version(self, path: str) -> bytes | None:
+        """A file's bytes as last committed before it was deleted (path relative to the work tree): at HEAD when
+        the deletion is not committed, else just before the commit that deleted it; None if git never had it."""
+        at_head = self.show("HEAD", path)
+        if at_head is not None:
+            return at_head
+        proc = self.git("log", "-1", "--format=%H", "--diff-filter=D", "HEAD", "--", path, check=False)
+        deleted_by = proc.stdout.decode().strip() if proc.returncode == 0 else ""
+        return self.show(f"{deleted_by}^", path) if deleted_by else None
+
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""
         proc = self.git("ls-tree", "-z", commit, "--", path, check=False)

@@ -325,9 +325,17 @@ def cmd_archive(args: argparse.Namespace) -> int:
 def cmd_restore(args: argparse.Namespace) -> int:
     """`memtui restore STORE FILE...`: one decision for every file named."""
     from memtui import ops
+    from memtui.core.store import detect_layout
+    from memtui.ops.outcome import PathRefused
+    from memtui.ops.paths import archived_path
 
     store = _store_path(args.store)
     files = [_file_arg(store, f) for f in args.files]
+    if len(files) == 1 and not (detect_layout(store).root / files[0]).exists():
+        try:
+            archived_path(detect_layout(store), files[0])
+        except PathRefused:  # not archived, and gone from the loaded folder: deleted, brought back from git
+            return _print_result(ops.bring_back(store, files[0], allow_secret=args.allow_secret))
     return _print_result(ops.restore_many(store, files, allow_secret=args.allow_secret))
 
 

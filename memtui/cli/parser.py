@@ -97,7 +97,11 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument("--superseded-by", metavar="FILE", help="the memory that replaces it (only with one FILE)")
     p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 
-    p = add("restore", cmd.cmd_restore, "bring archived memories back, with their old MEMORY.md lines: one commit")
+    p = add(
+        "restore",
+        cmd.cmd_restore,
+        "bring archived memories back, with their old MEMORY.md lines: one commit; a memory deleted from the loaded folder (not archived) comes back as it was last committed",
+    )
     p.add_argument("files", metavar="FILE", nargs="+", help="archived memories (names in the archive, or paths)")
     p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 

@@ -17,7 +17,7 @@ agent-write record). Callers use this package's names only.
 from __future__ import annotations
 
 from memtui.audit.repo import NotInGit
-from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, restore, restore_many
+from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, bring_back, restore, restore_many
 from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
 from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
@@ -67,6 +67,7 @@ __all__ = [
     "record_agent_write",
     "recover",
     "redo",
+    "bring_back",
     "restore",
     "restore_many",
     "safe_path",

@@ -290,6 +290,25 @@ def restore(
     )
 
 
+def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.date | None = None) -> OpResult:
+    """Write back a memory deleted from the loaded folder (by the agent, or by hand), as it was last committed, in
+    one commit (`restore`): nobody decided that deletion. The deletion itself is recorded first, as the agent's
+    write, like every change found on disk. Refused when a file is there now, or git never had one there; its
+    MEMORY.md line, if the agent took it out too, is for the person to add back (`index`)."""
+    with decision(store, allow_secret=allow_secret, today=today) as txn:
+        path = safe_path(txn.layout, file, must_exist=False)
+        if path.exists() or path.is_symlink():
+            raise OpError(f"{txn.rel(path)} is there: nothing to bring back; nothing was changed")
+        data = txn.repo.last_version(txn.repo.rel(path))
+        if data is None:
+            raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing to bring back; nothing was changed")
+        txn.write(path, data)
+        name = txn.repo.rel(path)
+        trailers = [("Memtui-Memory", name), ("Memtui-Restored-From", "git")]
+        sha = txn.commit(message("restore", path.name, "brought back as it was last committed", trailers))
+        return txn.result("restore", sha, f"brought back {txn.rel(path)}", [txn.rel(path)])
+
+
 def restore_many(
     store: Path,
     files: Sequence[str],

@@ -124,6 +124,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "text you leave is saved as an edit.",
         ),
         Binding(
+            "R",
+            "bring_back",
+            "Bring back",
+            id="review.bring_back",
+            tooltip="On a memory the agent deleted: write it back as it was last committed, in one commit.",
+        ),
+        Binding(
             "v",
             "approve",
             "Approve/verify",
@@ -484,6 +491,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return card.kind == "unindexed"
         if action == "drop_link":
             return card.kind == "broken-link"
+        if action == "bring_back":
+            return card.kind == "deleted"
         if action in PAIR_ONLY:
             return self.is_pair(card)
         if action == "mark":
@@ -841,6 +850,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
             "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),
             "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),
+            "bring_back": ("review: Bring back", self.action_bring_back, "A memory the agent deleted, as it was"),
             "skip": ("review: Skip", self.action_skip, "Leave this card for later"),
             "mark": ("review: Mark", self.action_mark, "Mark this memory for a bulk archive or verify"),
             "mark_all": ("review: Mark all / none", self.action_mark_all, "Every memory of this list card"),

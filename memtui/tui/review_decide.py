@@ -369,6 +369,18 @@ class ReviewDeciding(ReviewCursor):
             marked=marked,
         )
 
+    def action_bring_back(self) -> None:
+        """On a memory the agent deleted: write it back as it was last committed, in one commit."""
+        card = self.current()
+        if card is None or self._busy() or card.kind != "deleted" or not card.paths:
+            return
+        store, path = self.store_path, card.paths[0]
+        self._ask(
+            "Bring back",
+            "brought back",
+            lambda allow, today: ops.bring_back(store, path, allow_secret=allow, today=today),
+        )
+
     def action_drop_link(self) -> None:
         """On a broken link: remove the MEMORY.md line(s) linking to the missing file, in one commit."""
         card = self.current()
