@@ -162,11 +162,16 @@ def test_edit_bumps_updated_under_metadata_and_keeps_a_date_the_person_typed(tmp
     store = _store(
         tmp_path, {"user_editor.md": gen_b, "user_dated.md": memory("user_dated", "user", updated="2026-01-02")}
     )
-    ops.edit(store, "user_editor.md", gen_b.replace("vim", "helix"), today=DAY)
+    result = ops.edit(store, "user_editor.md", gen_b.replace("vim", "helix"), today=DAY)
     assert (store / "user_editor.md").read_text() == gen_b.replace("vim", "helix").replace("2026-01-02", "2026-11-30")
+    # what memtui added to the text typed is said (a new user's edit moved `modified` unseen)
+    assert result.summary == "edited user_editor.md (`updated` set to 2026-11-30)", result.summary
     dated = (store / "user_dated.md").read_text()
-    ops.edit(store, "user_dated.md", dated.replace("2026-01-02", "2025-12-31").replace("Rule", "The rule"), today=DAY)
+    result = ops.edit(
+        store, "user_dated.md", dated.replace("2026-01-02", "2025-12-31").replace("Rule", "The rule"), today=DAY
+    )
     assert "updated: 2025-12-31" in (store / "user_dated.md").read_text()
+    assert result.summary == "edited user_dated.md", "the person's own date: nothing added"
 
 
 def test_the_real_command_merges_into_b_as_b(tmp_path: Path) -> None:

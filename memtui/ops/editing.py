@@ -18,7 +18,7 @@ from memtui.core.model import Memory
 from memtui.core.reading import VERIFY_STAMP, read_memory, unstamped_hash
 from memtui.core.store import detect_layout
 from memtui.ops.index_edit import encode_like
-from memtui.ops.merging import bump_change_dates, validate_text, with_final_newline
+from memtui.ops.merging import CHANGE_DATE_KEYS, bump_change_dates, validate_text, with_final_newline
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
 from memtui.ops.transaction import Txn, decision, load
@@ -46,6 +46,7 @@ def edit(
             new_text = new_text.replace("\n", "\r\n")
         # an editor widget drops the final newline; the file keeps the one it had
         new_text = with_final_newline(new_text, memory.text or None)
+        typed = new_text
         if new_text != memory.text:
             new_text = bump_change_dates(new_text, [memory], txn.today)
         new_data = encode_like(new_text, data)
@@ -54,7 +55,7 @@ def edit(
         txn.write(path, new_data, expected=data)
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("edit", path.name, reason, trailers))
-        return txn.result("edit", sha, f"edited {memory.path}", (memory.path,))
+        return txn.result("edit", sha, f"edited {memory.path}{_stamped(typed, new_text, txn.today)}", (memory.path,))
 
 
 def verify(
@@ -343,6 +344,17 @@ def _description_lines(lines: list[str]) -> list[int]:
     while end < close and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent:
         end += 1
     return list(range(start + 1, end + 1))
+
+
+def _stamped(typed: str, written: str, today: dt.date) -> str:
+    """What memtui added to the text typed, said in the edit's summary so nothing changes unseen: the change dates
+    it moved to today (`bump_change_dates`)."""
+    moved = [
+        key
+        for key in CHANGE_DATE_KEYS
+        if re.findall(rf"^\s*{key}:.*$", typed, re.MULTILINE) != re.findall(rf"^\s*{key}:.*$", written, re.MULTILINE)
+    ]
+    return f" ({' and '.join(f'`{k}`' for k in moved)} set to {today.isoformat()})" if moved else ""
 
 
 def fix_date_preview(
