@@ -549,3 +549,12 @@ def test_every_subcommand_help_describes_every_argument_and_the_exit_codes(comma
     out = run(command, "--help")
     assert out.returncode == 0
     assert "exit codes:" in out.stdout and "1  refused" in out.stdout and "2  usage" in out.stdout
+
+
+def test_history_says_the_agent_wrote_what_the_agent_wrote(store: Path) -> None:
+    """A new user's history said they wrote the agent's writes: memtui commits them under the person's git name."""
+    (store / "feedback_new.md").write_text(memory("feedback_new", body="A rule the agent learned."))
+    ops.record_agent_write(store)
+    event = json.loads(run("history", str(store), "--json").stdout)[0]
+    assert event["action"] == "agent-write" and event["by"] == "agent" and event["author"] != "agent"
+    assert "(agent, " in run("history", str(store)).stdout.splitlines()[0]

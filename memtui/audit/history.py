@@ -58,6 +58,12 @@ class Event:
         return self.trailers.get("Memtui-Reapplies", [""])[0]
 
     @property
+    def by(self) -> str:
+        """Who made the change, as history says it: `agent` for the agent's writes (memtui or its hook commits them
+        under the person's git name, `Memtui-Actor: agent`), else the commit's author."""
+        return "agent" if self.trailers.get("Memtui-Actor") == ["agent"] else self.author
+
+    @property
     def memory(self) -> str:
         """The first memory the event is about."""
         return self.memories[0] if self.memories else ""
@@ -86,6 +92,7 @@ class Event:
             "commit": self.commit,
             "date": self.date,
             "author": self.author,
+            "by": self.by,
             "action": self.action,
             "memory": self.memory,
             "memories": list(self.memories),

@@ -486,7 +486,7 @@ def cmd_history(args: argparse.Namespace) -> int:
             line += f"  → {_safe(e.superseded_by)}"
         if e.reason:
             line += f"  — {_safe(e.reason)}"
-        print(line + f"  ({_safe(e.author)}, {e.commit[:8]})")
+        print(line + f"  ({_safe(e.by)}, {e.commit[:8]})")
     return EXIT_OK
 
 

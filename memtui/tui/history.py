@@ -45,7 +45,7 @@ class HistoryDetail(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         e = self.event
         with Vertical(classes="dialog"):
-            yield Label(render.plain(f"{e.action} · {e.memory} · {e.date[:10]} · {e.author}"), classes="dialog-title")
+            yield Label(render.plain(f"{e.action} · {e.memory} · {e.date[:10]} · {e.by}"), classes="dialog-title")
             if e.action == "merge":
                 into = _short(merged_into(e))
                 yield Static(
@@ -212,7 +212,7 @@ class HistoryScreen(Screen[None]):
             events = [
                 e.about([m for m in e.memories if needle in m.casefold()])
                 for e in events
-                if needle in f"{e.action} {' '.join(e.memories)} {e.reason} {e.superseded_by} {e.author}".casefold()
+                if needle in f"{e.action} {' '.join(e.memories)} {e.reason} {e.superseded_by} {e.by}".casefold()
             ]
         return events
 
@@ -256,7 +256,7 @@ class HistoryScreen(Screen[None]):
                 render.plain(_memory_cell(e, w["memory"])),
                 render.plain(cut(self.reason(e), w["reason"])),
                 render.plain(cut(_short(e.superseded_by), w["replaced by"])),
-                render.plain(cut(e.author, w["author"])),
+                render.plain(cut(e.by, w["author"])),
                 key=str(i),
             )
         mode = "revoked rules" if self.revoked else "all decisions"
