@@ -167,7 +167,7 @@ def memory_files(folder: Path, suffix: str = "") -> list[Path]:
                 name.endswith(ending)
                 and name[: len(name) - len(suffix)] not in NOT_MEMORIES
                 and not name.startswith(".")
-                and not _human_readme(base / name, name[: len(name) - len(suffix)])
+                and not (name[:7].lower() == "readme." and _human_readme(base / name, name[: len(name) - len(suffix)]))
             ):
                 found.append(base.joinpath(name))
     return found
