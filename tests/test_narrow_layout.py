@@ -11,13 +11,16 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from conftest import memory
 from test_review_flow import make_app, open_review
 from test_snapshots_review import _screen_lines
 from textual.containers import Vertical, VerticalScroll
 from textual.widget import Widget
-from textual.widgets import Button, Static, TextArea
+from textual.widgets import Button, DataTable, Static, TextArea
 
+from memtui import ops
 from memtui.tui.dialogs import ChangedDialog, EditDialog, KeptEditDialog, MergeDialog
+from memtui.tui.history import HistoryScreen
 from memtui.tui.pilot import select_memory, settle
 
 NARROW = (80, 24)
@@ -163,3 +166,98 @@ async def test_the_edit_and_kept_edit_dialogs_keep_usable_heights_at_80x24(demo:
         added = kept.query_one("#kept-diff .diff-line.-added", Static)
         assert current.content_region.contains_region(added.region), (added.region, current.region)
         assert "+Moved to a 4-day week." in shown(app)
+
+
+# ---------------------------------------------------------------------------------------------- item 4: history
+
+
+def test_a_name_is_cut_in_the_middle_keeping_its_start_and_its_distinguishing_end() -> None:
+    from memtui.tui.render import cut_middle
+
+    name = "bug_fixes_and_context_2026-05-09.md"
+    assert cut_middle(name, 40) == name
+    assert cut_middle(name, len(name)) == name
+    for width in (16, 20, 25, 28):
+        short = cut_middle(name, width)
+        assert len(short) == width and "…" in short, short
+        assert name.startswith(short.split("…")[0]) and name.endswith(short.split("…")[1])
+        assert short.startswith("bug_"), short
+    assert cut_middle(name, 25).endswith("2026-05-09.md")
+    assert cut_middle("a  b\nc", 10) == "a b c"  # on one line
+    assert cut_middle("日本語のメモリの名前です.md", 12).count("…") == 1
+    assert len(cut_middle(name, 1)) == 1
+
+
+def dated_store(make_store, days: int = 4) -> Path:  # type: ignore[no-untyped-def]
+    files = {
+        f"bug_fixes_and_context_2026-05-{d:02d}.md": memory(
+            f"bug_fixes_and_context_2026-05-{d:02d}", "project", description=f"Bug fixes of May {d}"
+        )
+        for d in range(1, days + 1)
+    }
+    index = "".join(f"- [{p[:-3]}]({p}) — bugs\n" for p in files)
+    store = make_store(files, in_git=True, index=index)
+    for d in range(1, days):
+        ops.archive(
+            store,
+            f"bug_fixes_and_context_2026-05-{d:02d}.md",
+            reason="the later day's notes hold what still matters",
+            superseded_by=f"bug_fixes_and_context_2026-05-{days:02d}.md",
+        )
+    return store
+
+
+async def open_history(app, pilot) -> HistoryScreen:  # type: ignore[no-untyped-def]
+    await settle(app, pilot)
+    await pilot.press("H")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, HistoryScreen)
+    return screen
+
+
+async def test_the_history_keeps_the_end_of_long_names_that_differ_only_there(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = dated_store(make_store)
+    for size in ((120, 36), NARROW):
+        app = make_app(store)
+        async with app.run_test(size=size) as pilot:
+            screen = await open_history(app, pilot)
+            table = screen.query_one(DataTable)
+            labels = [str(c.label) for c in table.ordered_columns]
+            archives = [table.get_row_at(i) for i in range(table.row_count)]
+            archives = [row for row in archives if row[1].plain == "archive"]
+            assert len(archives) == 3, [r[1].plain for r in archives]
+            memories = [row[labels.index("memory")].plain for row in archives]
+            assert len(set(memories)) == 3, (size, memories)  # each row says which day it is
+            assert all(m.endswith(".md") and "05-0" in m for m in memories), (size, memories)
+            replaced = [row[labels.index("replaced by")].plain for row in archives]
+            assert all(r.endswith("04.md") for r in replaced), (size, replaced)
+
+
+async def test_the_history_fits_80_columns_with_replaced_by_and_drops_the_author_first(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = dated_store(make_store)
+    for size, author in ((NARROW, False), ((140, 40), True)):
+        app = make_app(store)
+        async with app.run_test(size=size) as pilot:
+            screen = await open_history(app, pilot)
+            table = screen.query_one(DataTable)
+            labels = [str(c.label) for c in table.ordered_columns]
+            assert labels[:5] == ["date", "action", "memory", "reason", "replaced by"], (size, labels)
+            assert ("author" in labels) is author, (size, labels)
+            assert table.max_scroll_x == 0, (size, table.virtual_size, table.scrollable_content_region)
+            text = shown(app)
+            assert "replaced by" in text and "bug_fixes" in text
+
+
+async def test_the_history_columns_follow_a_resize(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = dated_store(make_store)
+    app = make_app(store)
+    async with app.run_test(size=(140, 40)) as pilot:
+        screen = await open_history(app, pilot)
+        table = screen.query_one(DataTable)
+        table.move_cursor(row=2, animate=False)
+        assert "author" in [str(c.label) for c in table.ordered_columns]
+        await pilot.resize_terminal(80, 24)
+        await settle(app, pilot)
+        assert "author" not in [str(c.label) for c in table.ordered_columns]
+        assert table.max_scroll_x == 0 and table.cursor_row == 2 and table.row_count == len(screen.shown_events())

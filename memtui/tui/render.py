@@ -112,6 +112,36 @@ def cut(text: str, width: int) -> str:
     return text[:end] + "…"
 
 
+def cut_middle(text: str, width: int) -> str:
+    """Text that fits `width` terminal cells on one line, cut in the middle with an ellipsis: its start and its end
+    stay, the end the longer (a name's distinguishing part — a date, a number, which file — is often its end:
+    `bug_fixes_…t_2026-05-09.md`)."""
+    text = " ".join(text.split())
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[: max(width, 0)]
+    keep = width - 1
+    head = _cells_from_start(text, keep * 2 // 5)
+    tail = _cells_from_end(text, keep - cell_len(head))
+    return head + "…" + tail
+
+
+def _cells_from_start(text: str, width: int) -> str:
+    """The longest start of `text` that fits `width` cells."""
+    used = 0
+    for end, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > width:
+            return text[:end]
+    return text
+
+
+def _cells_from_end(text: str, width: int) -> str:
+    """The longest end of `text` that fits `width` cells."""
+    return _cells_from_start(text[::-1], width)[::-1]
+
+
 def budget_line(ws: Workspace) -> Content:
     """`MEMORY.md 142/200 lines · 18.2/24.4KB`, in a warning colour past 70%, naming the first invisible line."""
     index = ws.store.index
