@@ -22,6 +22,7 @@ from memtui import ops
 from memtui.tui.dialogs import ChangedDialog, EditDialog, KeptEditDialog, MergeDialog
 from memtui.tui.history import HistoryScreen
 from memtui.tui.pilot import select_memory, settle
+from memtui.tui.review import ReviewScreen
 
 NARROW = (80, 24)
 
@@ -261,3 +262,23 @@ async def test_the_history_columns_follow_a_resize(make_store) -> None:  # type:
         await settle(app, pilot)
         assert "author" not in [str(c.label) for c in table.ordered_columns]
         assert table.max_scroll_x == 0 and table.cursor_row == 2 and table.row_count == len(screen.shown_events())
+
+
+# ---------------------------------------------------------------------------------------------- item 5: review header
+
+
+async def test_the_reviews_header_is_whole_at_80_columns(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_review(app, pilot)
+        assert isinstance(screen, ReviewScreen)
+        await pilot.press("2", "space")  # an agent write marked: one more part in the header
+        await settle(app, pilot)
+        header = screen.query_one("#card-header")
+        said = str(header.render())
+        assert "1 marked" in said and "hook: not installed" in said and "…" not in said, said
+        assert all(len(line) <= header.content_region.width for line in said.splitlines()), said
+        assert header.region.height == len(said.splitlines()) <= 2
+        text = shown(app)
+        assert "hook: not installed" in text
+        assert screen.query_one("#card-single").region.height >= 6  # the card keeps its room
