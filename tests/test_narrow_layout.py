@@ -282,3 +282,22 @@ async def test_the_reviews_header_is_whole_at_80_columns(demo: Path) -> None:
         text = shown(app)
         assert "hook: not installed" in text
         assert screen.query_one("#card-single").region.height >= 6  # the card keeps its room
+
+
+# ---------------------------------------------------------------------------------------------- item 4: the panes
+
+
+async def test_the_panes_cut_names_in_the_middle_so_names_that_differ_at_the_end_stay_apart(demo: Path) -> None:
+    """At 80 columns `feedback_weekly_report_casual` and `feedback_weekly_report_formal` both read
+    `feedback_weekly_repo`: which is which was off the edge of the pane."""
+    for size in (NARROW, (140, 40)):
+        app = make_app(demo)
+        async with app.run_test(size=size) as pilot:
+            await settle(app, pilot)
+            pane = await select_memory(app, pilot, "feedback_weekly_report_formal.md")
+            await pilot.pause(0.1)
+            names = [pane.get_row(f"feedback_weekly_report_{end}.md")[2].plain for end in ("casual", "formal")]
+            assert names[0].endswith("casual") and names[1].endswith("formal"), (size, names)
+            assert all(n.startswith("feedbac") for n in names), (size, names)
+            text = shown(app)
+            assert all(n in text for n in names), (size, names)  # whole in the pane, not clipped at its edge

@@ -76,25 +76,31 @@ def _flags(kinds: frozenset[str]) -> Content:
 def row(
     memory: Memory, ws: Workspace, marked: bool, *, name: int = NAME_WIDTH, description: int = 0
 ) -> tuple[Content, ...]:
-    """The cells of a memory's row: badge, flags, name; with `description` > 0 (a wide terminal) the name cut to
-    `name` columns, its age in days and its description cut to `description` columns."""
+    """The cells of a memory's row: badge, flags, the name cut in the middle to `name` columns (its end often tells
+    two apart); with `description` > 0 (a wide terminal) its age in days and its description cut to `description`
+    columns."""
     fresh = ws.freshness.get(memory.path)
     kinds: set[str] = {f.kind for f in ws.findings_for(memory.path)}
     if memory.is_malformed:
         kinds.add("malformed")
-    mark = "• " if marked else ""
-    title = memory.title + (" (read-only)" if memory.is_malformed else "")
-    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + title))
+    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(name_cell(memory, marked, name)))
     if description <= 0:
         return cells
     age = f"{fresh.age_days}d" if fresh and fresh.age_days is not None else "–"
     return (
-        cells[0],
-        cells[1],
-        plain(cut(mark + title, name)),
+        *cells,
         Content(f"{age:>5}"),
         plain(cut(memory.description, description)),
     )
+
+
+def name_cell(memory: Memory, marked: bool, width: int) -> str:
+    """A memory's name for its row, cut in the middle to `width`: `• ` when marked, and `(read-only)` after the name
+    of a malformed memory when both fit (else the name, and the `!` flag says it)."""
+    name = ("• " if marked else "") + memory.title
+    if memory.is_malformed and cell_len(name + " (read-only)") <= width:
+        return name + " (read-only)"
+    return cut_middle(name, width)
 
 
 def cut(text: str, width: int) -> str:
