@@ -301,3 +301,16 @@ async def test_the_panes_cut_names_in_the_middle_so_names_that_differ_at_the_end
             assert all(n.startswith("feedbac") for n in names), (size, names)
             text = shown(app)
             assert all(n in text for n in names), (size, names)  # whole in the pane, not clipped at its edge
+
+
+async def test_the_historys_header_is_whole_at_80_columns(make_store) -> None:  # type: ignore[no-untyped-def]
+    """At 80 columns it ended "· enter opens · R": which key restores was cut off."""
+    app = make_app(dated_store(make_store))
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_history(app, pilot)
+        header = screen.query_one("#history-header")
+        said = str(header.render())
+        assert "R restores" in said and "…" not in said, said
+        assert all(len(line) <= header.content_region.width for line in said.splitlines()), said
+        assert header.region.height == len(said.splitlines()) <= 2
+        assert "R restores" in shown(app)

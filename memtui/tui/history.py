@@ -22,6 +22,7 @@ from memtui.tui.decisions import Operation, Outcome
 from memtui.tui.dialogs import ConfirmDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, ThreadSaid, WorkspaceChanged
 from memtui.tui.render import cut, cut_middle
+from memtui.tui.widgets import ItemLine
 
 COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 36), ("replaced by", 22), ("author", 10))
 """The columns at their full widths, which fit 140 columns with the cell padding and the scrollbar; longer text is
@@ -228,7 +229,7 @@ class HistoryScreen(Screen[None]):
         """The columns shown and their widths, fitted to the terminal (`fit_columns`)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="history-header")
+        yield ItemLine(separator=" · ", id="history-header")  # broken between its parts on a narrow terminal
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-reason")
         yield Input(placeholder="filter history (enter keeps, escape clears)", id="history-filter")
@@ -319,7 +320,7 @@ class HistoryScreen(Screen[None]):
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
         extra += f" · {len(self.marked)} marked" if self.marked else ""
-        self.query_one("#history-header", Static).update(
+        self.query_one("#history-header", ItemLine).update(
             render.plain(
                 f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
             )
