@@ -90,6 +90,33 @@ async def test_the_merge_dialog_from_the_main_screen_keeps_its_texts_at_80x24(de
         assert whole_inside(box, dialog.query_one("#dialog-refusal"))
 
 
+async def test_a_merge_whose_source_changed_shows_what_changed_and_keeps_its_texts_at_80x24(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=NARROW) as pilot:
+        screen = await open_review(app, pilot)
+        card = screen.current()
+        assert card is not None
+        await pilot.press("m")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        older = demo / card.paths[0]
+        older.write_text(older.read_text() + "\nThe agent added this line a moment ago: use pnpm.\n")
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ChangedDialog)
+        await pilot.press("escape")
+        await settle(app, pilot)
+        assert app.screen is dialog and dialog.stale
+        box = dialog.query_one(".dialog", Vertical)
+        merged = dialog.query_one("#merged", TextArea)
+        changes = dialog.query_one("#merge-changes", VerticalScroll)
+        assert lines_inside(merged) >= 6 and all(lines_inside(s) >= 3 for s in dialog.query(".merge-source"))
+        for widget in (merged, *dialog.query(".merge-source"), dialog.query_one("#dialog-refusal"), changes):
+            assert whole_inside(box, widget), (widget, widget.region, box.content_region)
+        assert "ctrl+r rebuilds it" in " ".join(shown(app).split())
+
+
 # ---------------------------------------------------------------------------------------------- item 2: changed on disk
 
 
