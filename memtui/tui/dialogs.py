@@ -89,6 +89,12 @@ def help_blocks(text: str) -> list[tuple[str, str] | str]:
     return blocks
 
 
+SHORT_HEIGHT = 32
+"""Terminal rows under which a dialog is laid out compact (`-short` in memtui.tcss), as the main screen is."""
+SHORT_BREAKPOINTS = [(0, "-short"), (SHORT_HEIGHT, "-tall")]
+"""The `VERTICAL_BREAKPOINTS` of a dialog with texts to read or edit: on a short terminal (80×24) it takes the whole
+height and drops its spacing, so its texts keep usable heights."""
+
 AnswerT = TypeVar("AnswerT")
 
 Submit = Callable[[AnswerT, Callable[[Outcome], None]], None]
@@ -144,6 +150,8 @@ class DecidingDialog(ModalScreen[AnswerT | None]):
     to correct and try again or cancel. It closes (with the answer) only once the decision committed or had
     nothing to write; `escape` cancels, except while the decision is being written.
     """
+
+    VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
 
     RETRY = "try again"
     """What the person presses to try again, as the refusal line says it."""
@@ -271,6 +279,8 @@ class ArchiveDialog(TypedAhead, DecidingDialog[str]):
 
 class EditDialog(ModalScreen[str | None]):
     """Edit a memory's whole text in place; `ctrl+s` saves, `escape` cancels."""
+
+    VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save", id="dialog.save", priority=True),
@@ -488,7 +498,15 @@ class ChangedDialog(ModalScreen[None]):
     text now. Closing it is the person having seen it (`DiskChange.mark_seen`): only then may a retried decision
     act on the new text."""
 
-    BINDINGS = [Binding("escape,enter", "close", "Close", id="dialog.close")]
+    VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
+
+    BINDINGS = [
+        Binding("escape,enter", "close", "Close", id="dialog.close"),
+        *(
+            Binding(key, f"scroll_body('{key}')", show=False)
+            for key in ("up", "down", "pageup", "pagedown", "home", "end")
+        ),
+    ]
 
     def __init__(
         self,
@@ -526,6 +544,19 @@ class ChangedDialog(ModalScreen[None]):
         # focused, the body scrolls with the arrows and page keys (escape or enter closes)
         self.query_one("#changed-body", VerticalScroll).focus()
 
+    def action_scroll_body(self, key: str) -> None:
+        """The arrows, page keys, home and end scroll the body whatever has the focus (the Close button too)."""
+        body = self.query_one("#changed-body", VerticalScroll)
+        scroll = {
+            "up": body.action_scroll_up,
+            "down": body.action_scroll_down,
+            "pageup": body.action_page_up,
+            "pagedown": body.action_page_down,
+            "home": body.action_scroll_home,
+            "end": body.action_scroll_end,
+        }
+        scroll[key]()
+
     @on(Button.Pressed, "#close")
     def action_close(self) -> None:
         """Back to the store (already reloaded): the change counts as seen."""
@@ -538,6 +569,8 @@ class KeptEditDialog(ModalScreen[str | None]):
     """An edit that was not saved (the file changed underneath, or the text was refused): the person's typed text
     is kept, editable, beside what is on disk now (with what changed there since `before`, the text the edit
     started from). `ctrl+s` tries to save it again; `escape` drops it."""
+
+    VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
 
     BINDINGS = [
         Binding("ctrl+s", "save", "Save my text", id="dialog.save", priority=True),
@@ -910,6 +943,8 @@ HELP = "\n".join(
 class HelpScreen(ModalScreen[None]):
     """The keys of the screen it was opened from: a row per key whose sentence wraps to the terminal's width (under
     itself, never under the keys), then the notes, each a paragraph that reflows."""
+
+    VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
 
     BINDINGS = [Binding("escape,q,question_mark", "close", "Close", id="help.close")]
 

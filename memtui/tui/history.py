@@ -6,7 +6,7 @@ from collections.abc import Callable
 from pathlib import PurePosixPath
 from typing import cast
 
-from textual import on, work
+from textual import events, on, work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Vertical, VerticalScroll
@@ -21,10 +21,58 @@ from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome
 from memtui.tui.dialogs import ConfirmDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, ThreadSaid, WorkspaceChanged
-from memtui.tui.render import cut
+from memtui.tui.render import cut, cut_middle
+from memtui.tui.widgets import ItemLine
 
-COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 38), ("replaced by", 22), ("author", 10))
-"""Widths that fit 140 columns with the cell padding; longer text is cut with an ellipsis."""
+COLUMNS = (("date", 10), ("action", 20), ("memory", 28), ("reason", 36), ("replaced by", 22), ("author", 10))
+"""The columns at their full widths, which fit 140 columns with the cell padding and the scrollbar; longer text is
+cut with an ellipsis (a memory's name in the middle). `fit_columns` narrows them to the terminal."""
+NARROWEST = {"date": 10, "action": 16, "memory": 18, "reason": 12, "replaced by": 12, "author": 10}
+"""The width under which a column is dropped rather than narrowed further (`action` keeps `archive (undone)`)."""
+DROPPED = ("author", "replaced by", "reason")
+"""The columns a narrow terminal drops, first to last: the author first, as soon as the full widths do not fit (the
+decision's title says who, `enter`); the others only when even their narrowest widths do not (80 columns keeps
+them)."""
+GUTTER = 2
+"""Columns each cell's padding takes (one on each side)."""
+SCROLLBAR = 2
+"""Columns the vertical scrollbar takes (kept free, so no row is ever scrolled sideways)."""
+
+
+def fit_columns(width: int) -> tuple[tuple[str, int], ...]:
+    """The history's columns for a table `width` columns wide: the full widths when they fit (the reason gets what
+    is left over), else without the author and each column narrowed in proportion to what it can spare down to its
+    narrowest, and when even that does not fit without "replaced by", then the reason (the line under the list
+    shows the selected decision whole)."""
+
+    def room(columns: list[tuple[str, int]]) -> int:
+        return width - SCROLLBAR - GUTTER * len(columns)
+
+    columns = list(COLUMNS)
+    if sum(w for _, w in columns) > room(columns):
+        columns = [c for c in columns if c[0] != "author"]
+    for label in DROPPED[1:]:
+        if sum(NARROWEST[name] for name, _ in columns) <= room(columns):
+            break
+        columns = [c for c in columns if c[0] != label]
+    widths = dict(columns)
+    over = sum(widths.values()) - room(columns)
+    if over < 0:
+        widths["reason" if "reason" in widths else "memory"] -= over
+    elif over > 0:
+        spare = {name: w - NARROWEST[name] for name, w in widths.items()}
+        total = sum(spare.values()) or 1
+        for name in widths:
+            narrowed = min(spare[name], over * spare[name] // total)
+            widths[name] -= narrowed
+            spare[name] -= narrowed
+        left = sum(widths.values()) - room(columns)
+        for name in ("reason", "memory", "replaced by", "action"):
+            narrowed = max(0, min(left, spare.get(name, 0)))
+            if name in widths:
+                widths[name] -= narrowed
+                left -= narrowed
+    return tuple((name, widths[name]) for name, _ in columns)
 
 
 class HistoryDetail(ModalScreen[str | None]):
@@ -177,20 +225,38 @@ class HistoryScreen(Screen[None]):
         self.filter_text = ""
         self.marked: set[str] = set()
         """Commits of archive decisions marked with space: `R` restores them all in one commit."""
+        self.columns: tuple[tuple[str, int], ...] = ()
+        """The columns shown and their widths, fitted to the terminal (`fit_columns`)."""
 
     def compose(self) -> ComposeResult:
-        yield Static(id="history-header")
+        yield ItemLine(separator=" · ", id="history-header")  # broken between its parts on a narrow terminal
         yield DataTable(id="history-table", cursor_type="row", zebra_stripes=True)
         yield Static(id="history-reason")
         yield Input(placeholder="filter history (enter keeps, escape clears)", id="history-filter")
         yield Footer()
 
     def on_mount(self) -> None:
-        table = self.query_one(DataTable)
-        for label, width in COLUMNS:
-            table.add_column(label, width=width, key=label)
+        self._fit(self.app.size.width)
         self.query_one("#history-filter").display = False
         self._load()
+
+    def on_resize(self, event: events.Resize) -> None:
+        self._fit(event.size.width)
+
+    def _fit(self, width: int) -> None:
+        """Lay the columns out for a terminal `width` wide; the rows are drawn again when they change."""
+        columns = fit_columns(width)
+        if columns == self.columns:
+            return
+        self.columns = columns
+        table = self.query_one(DataTable)
+        row = table.cursor_row
+        table.clear(columns=True)
+        for label, size in columns:
+            table.add_column(label, width=size, key=label)
+        if self.events:
+            self.refresh_table()
+            table.move_cursor(row=row, animate=False)
 
     @work(thread=True, exclusive=True, group="history", exit_on_error=False, description="Reading history")
     def _load(self) -> None:
@@ -232,7 +298,7 @@ class HistoryScreen(Screen[None]):
         table.clear()
         shown = self.shown_events()
         undone = undone_commits(self.events)
-        w = dict(COLUMNS)
+        w = dict(self.columns)
         for i, e in enumerate(shown):
             action = ("archive (duplicate)" if is_duplicate_archive(e) else e.action) + (
                 " (redo)" if e.reapplies else ""
@@ -250,24 +316,30 @@ class HistoryScreen(Screen[None]):
             else:
                 mark = "• " if e.commit in self.marked else ""
                 action_cell = render.styled(cut(mark + action, w["action"]), colour)
-            table.add_row(
-                Content(e.date[:10]),
-                action_cell,
-                render.plain(_memory_cell(e, w["memory"])),
-                render.plain(cut(self.reason(e), w["reason"])),
-                render.plain(cut(_short(e.superseded_by), w["replaced by"])),
-                render.plain(cut(e.by, w["author"])),
-                key=str(i),
-            )
+            table.add_row(*(self._cell(e, label, size, action_cell) for label, size in self.columns), key=str(i))
         mode = "revoked rules" if self.revoked else "all decisions"
         extra = f" · filter: {self.filter_text}" if self.filter_text else ""
         extra += f" · {len(self.marked)} marked" if self.marked else ""
-        self.query_one("#history-header", Static).update(
+        self.query_one("#history-header", ItemLine).update(
             render.plain(
                 f"History · {mode} · {len(shown)} of {len(self.events)}{extra} · t toggles revoked · enter opens · R restores"
             )
         )
         self.show_reason()
+
+    def _cell(self, e: Event, label: str, width: int, action: Content) -> Content:
+        """The cell of `e` in the column `label`, cut to `width` (a memory's name in the middle, so its end shows)."""
+        if label == "date":
+            return Content(e.date[:10])
+        if label == "action":
+            return action
+        if label == "memory":
+            return render.plain(_memory_cell(e, width))
+        if label == "reason":
+            return render.plain(cut(self.reason(e), width))
+        if label == "replaced by":
+            return render.plain(cut_middle(_short(e.superseded_by), width))
+        return render.plain(cut(e.by, width))
 
     def show_reason(self) -> None:
         """The selected decision whole under the list, where its columns cut it: memory, reason, successor."""
@@ -479,9 +551,9 @@ class HistoryScreen(Screen[None]):
 
 
 def _memory_cell(event: Event, width: int) -> str:
-    """The event's first memory, cut to `width` with room kept for how many more it names ("(+2)")."""
+    """The event's first memory, cut in the middle to `width` with room kept for how many more it names ("(+2)")."""
     more = f" (+{len(event.memories) - 1})" if len(event.memories) > 1 else ""
-    return cut(_short(event.memory), width - len(more)) + more
+    return cut_middle(_short(event.memory), width - len(more)) + more
 
 
 def _short(path: str) -> str:

@@ -185,6 +185,10 @@ class MainScreen(Screen[None]):
         # description, each cell padded by one column on both sides, and the scrollbar
         free = int(width * 0.6) - 2 - 8 - 6 - 5 - 2 * 5 - 2
         name = max(20, min(render.NAME_WIDTH, free * 9 // 20))
+        if not wide:
+            # the panes' 55% (at least 40 columns) is border, badge and flags padded on both sides, the name padded on
+            # its left (its column runs past the pane's edge), and the scrollbar
+            name = max(40, int(width * 0.55)) - 2 - 8 - 6 - 2 * 2 - 1 - 2
         changed = [pane.set_widths(name, free - name if wide else 0) for pane in self.query(MemoryPane)]
         if any(changed):
             self._fill_panes()

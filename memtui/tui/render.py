@@ -76,25 +76,31 @@ def _flags(kinds: frozenset[str]) -> Content:
 def row(
     memory: Memory, ws: Workspace, marked: bool, *, name: int = NAME_WIDTH, description: int = 0
 ) -> tuple[Content, ...]:
-    """The cells of a memory's row: badge, flags, name; with `description` > 0 (a wide terminal) the name cut to
-    `name` columns, its age in days and its description cut to `description` columns."""
+    """The cells of a memory's row: badge, flags, the name cut in the middle to `name` columns (its end often tells
+    two apart); with `description` > 0 (a wide terminal) its age in days and its description cut to `description`
+    columns."""
     fresh = ws.freshness.get(memory.path)
     kinds: set[str] = {f.kind for f in ws.findings_for(memory.path)}
     if memory.is_malformed:
         kinds.add("malformed")
-    mark = "• " if marked else ""
-    title = memory.title + (" (read-only)" if memory.is_malformed else "")
-    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(mark + title))
+    cells = (badge(fresh.badge if fresh else "unknown"), flags(kinds), plain(name_cell(memory, marked, name)))
     if description <= 0:
         return cells
     age = f"{fresh.age_days}d" if fresh and fresh.age_days is not None else "–"
     return (
-        cells[0],
-        cells[1],
-        plain(cut(mark + title, name)),
+        *cells,
         Content(f"{age:>5}"),
         plain(cut(memory.description, description)),
     )
+
+
+def name_cell(memory: Memory, marked: bool, width: int) -> str:
+    """A memory's name for its row, cut in the middle to `width`: `• ` when marked, and `(read-only)` after the name
+    of a malformed memory when both fit (else the name, and the `!` flag says it)."""
+    name = ("• " if marked else "") + memory.title
+    if memory.is_malformed and cell_len(name + " (read-only)") <= width:
+        return name + " (read-only)"
+    return cut_middle(name, width)
 
 
 def cut(text: str, width: int) -> str:
@@ -110,6 +116,36 @@ def cut(text: str, width: int) -> str:
         if used > width - 1:
             break
     return text[:end] + "…"
+
+
+def cut_middle(text: str, width: int) -> str:
+    """Text that fits `width` terminal cells on one line, cut in the middle with an ellipsis: its start and its end
+    stay, the end the longer (a name's distinguishing part — a date, a number, which file — is often its end:
+    `bug_fixes_…t_2026-05-09.md`)."""
+    text = " ".join(text.split())
+    if cell_len(text) <= width:
+        return text
+    if width <= 1:
+        return "…"[: max(width, 0)]
+    keep = width - 1
+    head = _cells_from_start(text, keep * 2 // 5)
+    tail = _cells_from_end(text, keep - cell_len(head))
+    return head + "…" + tail
+
+
+def _cells_from_start(text: str, width: int) -> str:
+    """The longest start of `text` that fits `width` cells."""
+    used = 0
+    for end, ch in enumerate(text):
+        used += cell_len(ch)
+        if used > width:
+            return text[:end]
+    return text
+
+
+def _cells_from_end(text: str, width: int) -> str:
+    """The longest end of `text` that fits `width` cells."""
+    return _cells_from_start(text[::-1], width)[::-1]
 
 
 def budget_line(ws: Workspace) -> Content:

@@ -349,7 +349,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         return cast(Host, self.app)
 
     def compose(self) -> ComposeResult:
-        yield Static(id="card-header")
+        yield ItemLine(separator=" · ", id="card-header")  # broken between its parts on a narrow terminal
         yield ItemLine(separator=" · ", id="card-groups")
         yield Static(id="card-explain")
         yield Static(id="card-refusal")

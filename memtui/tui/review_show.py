@@ -38,7 +38,7 @@ class ReviewDrawing(ReviewCursor):
         single = self.query_one("#card-single")
         bulk = self.query_one("#card-bulk")
         summary = self.query_one("#card-summary")
-        header = self.query_one("#card-header", Static)
+        header = self.query_one("#card-header", ItemLine)
         explain = self.query_one("#card-explain", Static)
         refusal = self.query_one("#card-refusal", Static)
         refusal.display = bool(self.refusal or self.pending or changed)

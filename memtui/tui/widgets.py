@@ -41,6 +41,11 @@ class ItemLine(Widget):
         self.items = list(items)
         self.refresh(layout=True)
 
+    def update(self, line: Content | str) -> None:
+        """Show a line whose items its separators divide (`pairs 1 / 7 · 36 cards left · hook: installed`), as
+        `Static.update` would, broken between items only."""
+        self.show_items(Content(line).split(self.separator) if isinstance(line, str) else line.split(self.separator))
+
     def render(self) -> Content:
         return Content("\n").join(self._lines(self.content_size.width))
 
