@@ -15,6 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, init_repo, memory, said, write_files
+from test_fix_date_dialog import open_fix_date
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Input
 
@@ -25,7 +26,7 @@ from memtui.core.model import Finding
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import FixDateDialog
 from memtui.tui.main_screen import MainScreen
-from memtui.tui.pilot import select_memory, settle
+from memtui.tui.pilot import settle
 from memtui.tui.review import ReviewScreen
 from memtui.tui.review_card import line_row
 from memtui.workspace import analyse, open_store
@@ -160,21 +161,11 @@ def _button(dialog: FixDateDialog) -> str:
     return str(dialog.query_one("#ok", Button).label)
 
 
-async def _fix_date_dialog(app: MemtuiApp, pilot, path: str) -> FixDateDialog:  # type: ignore[no-untyped-def]
-    await settle(app, pilot)
-    await select_memory(app, pilot, path)
-    await pilot.press("f")
-    await settle(app, pilot)
-    dialog = app.screen
-    assert isinstance(dialog, FixDateDialog)
-    return dialog
-
-
 async def test_the_button_names_what_it_writes(demo: Path) -> None:
     """ "Write the date" over "October 2026" promised a day; the button says a month, and follows what is typed."""
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        dialog = await _fix_date_dialog(app, pilot, "project_oncall.md")  # "last month": October 2026
+        dialog = await open_fix_date(app, pilot, "project_oncall.md")  # "last month": October 2026
         assert dialog.query_one(Input).value == "October 2026"
         assert _button(dialog).startswith("Write the month"), _button(dialog)
         await pilot.press(*"2026-10-14")
@@ -182,7 +173,7 @@ async def test_the_button_names_what_it_writes(demo: Path) -> None:
         assert _button(dialog).startswith("Write the date"), _button(dialog)
         await pilot.press("escape")
         await settle(app, pilot)
-        dialog = await _fix_date_dialog(app, pilot, "project_deploy_freeze.md")  # "next Thursday": a day
+        dialog = await open_fix_date(app, pilot, "project_deploy_freeze.md")  # "next Thursday": a day
         assert _button(dialog).startswith("Write the date"), _button(dialog)
 
 
@@ -275,13 +266,13 @@ async def test_the_main_screen_f_fixes_what_is_left_and_says_so(tmp_path: Path) 
     store = _store(tmp_path, {LOG: _daily_log()})
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        dialog = await _fix_date_dialog(app, pilot, LOG)
+        dialog = await open_fix_date(app, pilot, LOG)
         await pilot.press("enter")
         await settle(app, pilot)
         assert isinstance(app.screen, MainScreen)
         assert any(f"line {OTHER}" in n.message for n in said(app)), [n.message for n in said(app)]
         assert [f.line for f in app.ws.findings_for(LOG) if f.kind == "relative-date"] == [OTHER]
-        dialog = await _fix_date_dialog(app, pilot, LOG)
+        dialog = await open_fix_date(app, pilot, LOG)
         assert dialog.query_one(Input).value == "2026-05-15"
         await pilot.press("enter")
         await settle(app, pilot)
