@@ -367,3 +367,14 @@ async def test_a_memory_the_agent_deleted_is_a_card_that_R_brings_back(demo: Pat
         assert gone.read_text(encoding="utf-8") == text
         assert head(demo)["Memtui-Action"] == ["restore"]
         assert not [c for c in screen.left() if c.kind == "deleted"]
+
+
+async def test_an_expired_card_does_not_offer_v_which_would_be_refused(demo: Path) -> None:
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("3")  # expired
+        await settle(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "expired"
+        assert "approve" not in live(screen) and "archive_older" in live(screen)

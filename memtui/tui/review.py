@@ -515,7 +515,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
                 return None
             return "accept" if any(self.marked_on.get(p) == "schema" for p in stampable) else "approve"
         verb = "accept" if card is not None and card.kind == "schema" else "approve"
-        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret") or not self._has_memory(card):
+        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret", "expired"):
+            return None  # an expired memory is not made current by a stamp: ops refuses it (edit expires_at)
+        if not self._has_memory(card):
             return None
         return verb if any(self._stampable(p) for p in (card.paths if card.is_bulk else card.paths[:1])) else None
 
