@@ -14,7 +14,7 @@ from rapidfuzz import fuzz
 from memtui.analysis import dates, secrets
 from memtui.analysis.written import Base, WritingDates
 from memtui.core.freshness import Freshness
-from memtui.core.index import over_reasons, unloaded_entries
+from memtui.core.index import is_url, over_reasons, unloaded_entries
 from memtui.core.model import ERROR, INFO, MEMORY_TYPES, WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store
 
@@ -260,7 +260,7 @@ def index_health(store: Store) -> list[Finding]:
     known = set(store.by_path)
     for entry in index.entries:
         target = entry.target
-        if re.match(r"^[a-z][a-z0-9+.-]*:", target):
+        if is_url(target):
             continue  # http(s)://, mailto: — not a memory
         rel = os.path.normpath(target).replace(os.sep, "/")
         by_target[rel].append(entry.line)

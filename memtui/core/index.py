@@ -157,9 +157,12 @@ def over_reasons(budget: IndexBudget) -> str:
     return " and ".join(reasons)
 
 
+_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:")
+
+
 def is_url(target: str) -> bool:
     """A link target with a scheme (`https:`, `mailto:`): not a memory file."""
-    return re.match(r"^[a-z][a-z0-9+.-]*:", target) is not None
+    return _SCHEME.match(target) is not None
 
 
 def entry_line(title: str, target: str, hook: str) -> str:
@@ -173,7 +176,7 @@ def remove_entries(text: str, index_dir: Path, targets: set[Path]) -> str:
     kept = []
     for number, line in enumerate(text.splitlines(keepends=True), 1):
         entry = parse_entry(line.rstrip("\n"), number)
-        if entry is not None and not re.match(r"^[a-z][a-z0-9+.-]*:", entry.target):
+        if entry is not None and not is_url(entry.target):
             if Path(os.path.normpath(index_dir / entry.target)) in targets:
                 continue
         kept.append(line)

@@ -167,17 +167,16 @@ def memory_files(folder: Path, suffix: str = "") -> list[Path]:
                 name.endswith(ending)
                 and name[: len(name) - len(suffix)] not in NOT_MEMORIES
                 and not name.startswith(".")
-                and not (name[:7].lower() == "readme." and _human_readme(base / name, name[: len(name) - len(suffix)]))
+                and not (name[: len(name) - len(suffix)].lower() == "readme.md" and _no_front_matter(base / name))
             ):
                 found.append(base.joinpath(name))
     return found
 
 
-def _human_readme(path: Path, name: str) -> bool:
-    """A README without front matter: a person's note about the folder (a store mirrored into a repository has
-    one), not a memory the agent wrote; as a memory it was two cards every week (no front matter, not indexed)."""
-    if name.lower() != "readme.md":
-        return False
+def _no_front_matter(path: Path) -> bool:
+    """Whether a file does not open with front matter. A README without it is a person's note about the folder (a
+    store mirrored into a repository has one), not a memory the agent wrote; as a memory it was two cards every
+    week (no front matter, not indexed)."""
     try:
         with path.open("rb") as f:
             return f.read(3) != b"---"
