@@ -23,7 +23,7 @@ from memtui.core.model import Memory
 from memtui.core.reading import decode, read_memory
 from memtui.ops.index_edit import archive_index_add, archive_index_remove, encode_like, index_add, index_remove
 from memtui.ops.outcome import OpError, OpResult, refuse_secrets
-from memtui.ops.paths import archived_path, safe_path
+from memtui.ops.paths import archived_path, distinct_names, safe_path
 from memtui.ops.transaction import Txn, decision, load, scan_bytes
 
 STAMP_KEYS = ("status", "archived_at", "archived_reason", "superseded_by", "merged_into")
@@ -97,17 +97,6 @@ def _required_reason(reason: str, files: Sequence[str]) -> str:
     return reason.strip()
 
 
-def _distinct(files: Sequence[str], verb: str) -> list[str]:
-    if not files:
-        raise OpError(f"name at least one memory to {verb}")
-    seen: list[str] = []
-    for f in files:
-        if f in seen:
-            raise OpError(f"{f} is named twice; name each memory to {verb} once")
-        seen.append(f)
-    return seen
-
-
 def archive(
     store: Path,
     file: str,
@@ -152,7 +141,7 @@ def archive_many(
     today: dt.date | None = None,
 ) -> OpResult:
     """Archive several memories as one decision (one commit naming each); any refusal archives none of them."""
-    names = _distinct(files, "archive")
+    names = distinct_names(files, "archive")
     if len(names) == 1:
         one = (expected_hashes or {}).get(names[0])
         return archive(store, names[0], reason=reason, expected_hash=one, allow_secret=allow_secret, today=today)
@@ -224,7 +213,7 @@ def _index_line_when_archived(txn: Txn, archived: Path, live: Path) -> tuple[lis
     lines = [raw.rstrip("\r\n") for raw in decode(old).splitlines(keepends=True)]
     for number, raw in enumerate(lines):
         entry = idx.parse_entry(raw, number + 1)
-        if entry is None or re.match(r"^[a-z][a-z0-9+.-]*:", entry.target):
+        if entry is None or idx.is_url(entry.target):
             continue
         if Path(os.path.normpath(index_path.parent / entry.target)) == live:
             return lines, number
@@ -299,11 +288,11 @@ def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.
         path = safe_path(txn.layout, file, must_exist=False)
         if path.exists() or path.is_symlink():
             raise OpError(f"{txn.rel(path)} is there: nothing to bring back; nothing was changed")
-        data = txn.repo.last_version(txn.repo.rel(path))
+        name = txn.repo.rel(path)
+        data = txn.repo.last_version(name)
         if data is None:
             raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing to bring back; nothing was changed")
         txn.write(path, data)
-        name = txn.repo.rel(path)
         trailers = [("Memtui-Memory", name), ("Memtui-Restored-From", "git")]
         sha = txn.commit(message("restore", path.name, "brought back as it was last committed", trailers))
         return txn.result("restore", sha, f"brought back {txn.rel(path)}", [txn.rel(path)])
@@ -318,7 +307,7 @@ def restore_many(
     today: dt.date | None = None,
 ) -> OpResult:
     """Restore several archived memories as one decision (one commit naming each); any refusal restores none."""
-    names = _distinct(files, "restore")
+    names = distinct_names(files, "restore")
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         paths = [archived_path(txn.layout, f) for f in names]

@@ -20,7 +20,7 @@ from memtui.core.store import detect_layout
 from memtui.ops.index_edit import encode_like
 from memtui.ops.merging import CHANGE_DATE_KEYS, bump_change_dates, validate_text, with_final_newline
 from memtui.ops.outcome import OpError, OpResult
-from memtui.ops.paths import safe_path
+from memtui.ops.paths import distinct_names, safe_path
 from memtui.ops.transaction import Txn, decision, load
 
 
@@ -95,11 +95,7 @@ def verify_many(
     memory changes (`memtui.audit.history.honour_accepted`; a later stamp is no change). The commit records each
     one's hash without the stamp (`Memtui-Accepted`, `Memtui-Accepted-Hashes`), and is made even when every one
     of them was already verified today, so the acceptance is in git."""
-    if not files:
-        raise OpError("name at least one memory to verify")
-    if len(set(files)) != len(files):
-        twice = next(f for f in files if list(files).count(f) > 1)
-        raise OpError(f"{twice} is named twice; name each memory to verify once")
+    files = distinct_names(files, "verify")
     if stray := [f for f in accept_schema if f not in files]:
         raise OpError(f"{stray[0]} is accepted but not verified; name it among the memories to verify")
     expected = expected_hashes or {}

@@ -20,10 +20,9 @@ from pathlib import Path
 from memtui.audit.repo import message
 from memtui.core import index as idx
 from memtui.core.reading import DecodeError, decode
-from memtui.ops.archiving import _distinct
 from memtui.ops.index_edit import encode_like, index_hook
 from memtui.ops.outcome import OpError, OpResult
-from memtui.ops.paths import safe_path
+from memtui.ops.paths import distinct_names, safe_path
 from memtui.ops.transaction import Txn, decision, load
 
 
@@ -59,7 +58,7 @@ def index(
     Refused: MEMORY.md missing or changed since read (`expected_index_hash`), a memory changed since read
     (`expected_hashes`), already listed, archived, not parsable (its line would say nothing of it), and lines that
     would take MEMORY.md past Claude Code's load cap."""
-    names = _distinct(files, "index")
+    names = distinct_names(files, "index")
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         index_path = txn.layout.index_path
@@ -129,7 +128,7 @@ def drop_link(
 
     Refused: MEMORY.md missing or changed since read, a link to a file that exists (archive that memory instead:
     its line leaves with it), a URL, a link no line holds."""
-    names = _distinct(links, "drop")
+    names = distinct_names(links, "drop")
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         index_path = txn.layout.index_path
         data, text = _read_index(txn, expected_index_hash, "drop lines from")

@@ -12,13 +12,13 @@ import errno
 import os
 import re
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 from memtui.audit.repo import escape_path
 from memtui.core.reading import read_memory
 from memtui.core.store import ARCHIVE_INDEX, INDEX_NAME, StoreLayout
-from memtui.ops.outcome import DeletedOnDisk, PathRefused
+from memtui.ops.outcome import DeletedOnDisk, OpError, PathRefused
 
 
 def atomic_write(
@@ -99,6 +99,18 @@ def inside(path: Path, folder: Path) -> bool:
     except ValueError:
         return False
     return True
+
+
+def distinct_names(files: Sequence[str], verb: str) -> list[str]:
+    """The files a decision names, refused when there is none or one is named twice."""
+    if not files:
+        raise OpError(f"name at least one memory to {verb}")
+    seen: list[str] = []
+    for f in files:
+        if f in seen:
+            raise OpError(f"{f} is named twice; name each memory to {verb} once")
+        seen.append(f)
+    return seen
 
 
 def check_new_name(rel: str) -> None:
