@@ -331,9 +331,10 @@ def cmd_restore(args: argparse.Namespace) -> int:
 
     store = _store_path(args.store)
     files = [_file_arg(store, f) for f in args.files]
-    if len(files) == 1 and not (detect_layout(store).root / files[0]).exists():
+    layout = detect_layout(store)
+    if len(files) == 1 and not (layout.root / files[0]).exists():
         try:
-            archived_path(detect_layout(store), files[0])
+            archived_path(layout, files[0])
         except PathRefused:  # not archived, and gone from the loaded folder: deleted, brought back from git
             return _print_result(ops.bring_back(store, files[0], allow_secret=args.allow_secret))
     return _print_result(ops.restore_many(store, files, allow_secret=args.allow_secret))

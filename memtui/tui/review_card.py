@@ -78,10 +78,7 @@ def highlight(text: str, shared: Sequence[str], claim: str = "") -> Content:
 def claim_row(text: str, claim: str, width: int) -> int:
     """The screen row (text wrapped at `width`) where the claim starts, to scroll a long memory to it."""
     where = claim_span(text, claim) if claim else None
-    if where is None or width <= 0:
-        return 0
-    before = text[: where[0]].split("\n")
-    return sum(max(1, -(-len(line) // width)) for line in before[:-1])
+    return 0 if where is None else line_row(text, text.count("\n", 0, where[0]) + 1, width)
 
 
 def line_row(text: str, line: int, width: int) -> int:
