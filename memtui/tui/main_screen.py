@@ -632,21 +632,10 @@ class MainScreen(Screen[None]):
         memory = self._require()
         if memory is None:
             return
-        expected = memory.content_hash
-        store = self.host.store_path
 
         def done(text: str | None) -> None:
             if text is not None and text != memory.text:
-                new = keep_final_newline(memory.text, text)
-                self.decide(
-                    "Edit",
-                    lambda allow, today: ops.edit(
-                        store, memory.path, new, expected_hash=expected, allow_secret=allow, today=today
-                    ),
-                    typed=new,
-                    path=memory.path,
-                    base=memory.text,
-                )
+                self._save_edit(memory, keep_final_newline(memory.text, text))
 
         self.app.push_screen(EditDialog(memory.title, memory.text), done)
 
@@ -663,8 +652,12 @@ class MainScreen(Screen[None]):
         if text == memory.text:
             self.notify("No change")
             return
-        expected = memory.content_hash
-        store = self.host.store_path
+        self._save_edit(memory, text)
+
+    def _save_edit(self, memory: Memory, text: str) -> None:
+        """Save the person's text of `memory` as an edit, expecting the version they started from (a refusal keeps
+        the text and offers it again, joined with the change on disk where they do not touch)."""
+        store, expected = self.host.store_path, memory.content_hash
         self.decide(
             "Edit",
             lambda allow, today: ops.edit(

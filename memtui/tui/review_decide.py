@@ -168,48 +168,55 @@ class ReviewDeciding(ReviewCursor):
         """Edit the older memory of a pair: where a long note says the one outdated line, that line is the fix."""
         self._edit(pair_side=0)
 
-    def _edit(self, *, pair_side: int) -> None:
+    def _editable(self, pair_side: int) -> tuple[Card, Memory] | None:
+        """The card and the memory an edit on it acts on (on a pair the side asked for), or None (said) when there
+        is none, or the card cannot be decided on now."""
         card = self.current()
         if card is None or self._busy() or self.refuse_unseen():
-            return
+            return None
         m = self.shown(self._subject(card, pair_side=pair_side)) if card.paths else None
         if m is None:
             self.notify("Nothing editable on this card", severity="warning")
+            return None
+        return card, m
+
+    def _edit(self, *, pair_side: int) -> None:
+        editable = self._editable(pair_side)
+        if editable is None:
             return
+        card, m = editable
         if m.is_malformed:
             self._edit_in_editor(m, card)  # as on the main screen (E): a file memtui cannot read is fixed by hand
             return
-        store, expected = self.store_path, m.content_hash
 
         def done(text: str | None) -> None:
             if text is None or text == m.text:
                 self._dialog_closed(None)
             else:
-                new = keep_final_newline(m.text, text)
-                self._ask(
-                    "Edit",
-                    "edited",
-                    lambda allow, today: ops.edit(
-                        store, m.path, new, expected_hash=expected, allow_secret=allow, today=today
-                    ),
-                    marked=self._alone(card, m.path),
-                    typed=new,
-                    path=m.path,
-                    base=m.text,
-                )
+                self._save_edit(card, m, keep_final_newline(m.text, text))
 
         self.app.push_screen(EditDialog(m.title, m.text), done)
 
     def action_edit_in_editor(self) -> None:
         """Fix the card's memory, a file that cannot be read, in the person's editor (as `E` on the main screen)."""
-        card = self.current()
-        if card is None or self._busy() or self.refuse_unseen():
-            return
-        m = self.shown(self._subject(card, pair_side=-1)) if card.paths else None
-        if m is None:
-            self.notify("Nothing editable on this card", severity="warning")
-            return
-        self._edit_in_editor(m, card)
+        editable = self._editable(-1)
+        if editable is not None:
+            card, m = editable
+            self._edit_in_editor(m, card)
+
+    def _save_edit(self, card: Card, m: Memory, text: str) -> None:
+        """Save the person's text of `m` as an edit, expecting the version they started from (a refusal keeps the
+        text and offers it again, joined with the change on disk where they do not touch)."""
+        store, expected = self.store_path, m.content_hash
+        self._ask(
+            "Edit",
+            "edited",
+            lambda allow, today: ops.edit(store, m.path, text, expected_hash=expected, allow_secret=allow, today=today),
+            marked=self._alone(card, m.path),
+            typed=text,
+            path=m.path,
+            base=m.text,
+        )
 
     def _edit_in_editor(self, m: Memory, card: Card) -> None:
         """Fix a file that cannot be read in the person's editor, as `E` does on the main screen; the text they
@@ -225,16 +232,7 @@ class ReviewDeciding(ReviewCursor):
         if text == m.text:
             self.notify("No change")
             return
-        store, expected = self.store_path, m.content_hash
-        self._ask(
-            "Edit",
-            "edited",
-            lambda allow, today: ops.edit(store, m.path, text, expected_hash=expected, allow_secret=allow, today=today),
-            marked=self._alone(card, m.path),
-            typed=text,
-            path=m.path,
-            base=m.text,
-        )
+        self._save_edit(card, m, text)
 
     def action_accept(self) -> None:
         """On a schema card: the memory is right as it is (verified, and its schema finding settled for this
