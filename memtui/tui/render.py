@@ -110,12 +110,7 @@ def cut(text: str, width: int) -> str:
         return text if len(text) <= width else text[: max(width - 1, 0)] + "…"
     if cell_len(text) <= width:
         return text
-    used, end = 0, 0
-    for end, ch in enumerate(text):  # noqa: B007 - `end` is read after the loop
-        used += cell_len(ch)
-        if used > width - 1:
-            break
-    return text[:end] + "…"
+    return _cells_from_start(text, width - 1) + "…"
 
 
 def cut_middle(text: str, width: int) -> str:
@@ -123,11 +118,14 @@ def cut_middle(text: str, width: int) -> str:
     stay, the end the longer (a name's distinguishing part — a date, a number, which file — is often its end:
     `bug_fixes_…t_2026-05-09.md`)."""
     text = " ".join(text.split())
-    if cell_len(text) <= width:
+    if (len(text) if text.isascii() else cell_len(text)) <= width:  # one cell a character: cheap for 10,000 rows
         return text
     if width <= 1:
         return "…"[: max(width, 0)]
     keep = width - 1
+    if text.isascii():
+        head = text[: keep * 2 // 5]
+        return head + "…" + text[len(text) - (keep - len(head)) :]
     head = _cells_from_start(text, keep * 2 // 5)
     tail = _cells_from_end(text, keep - cell_len(head))
     return head + "…" + tail
