@@ -19,6 +19,7 @@ from textual.widgets import Input
 from memtui import ops
 from memtui.analysis import dates
 from memtui.audit.repo import parse_trailers
+from memtui.review import Card
 from memtui.tui.app import MemtuiApp
 from memtui.tui.dialogs import FixDateDialog
 from memtui.tui.main_screen import MainScreen
@@ -55,6 +56,20 @@ async def open_fix_date(app: MemtuiApp, pilot, path: str) -> FixDateDialog:  # t
     dialog = app.screen
     assert isinstance(dialog, FixDateDialog)
     return dialog
+
+
+async def on_date_card(app: MemtuiApp, pilot, path: str | None = None) -> tuple[ReviewScreen, Card]:  # type: ignore[no-untyped-def]
+    """The review opened (`r`) on the relative-date card of `path` (any, without one)."""
+    await settle(app, pilot)
+    await pilot.press("r")
+    await settle(app, pilot)
+    screen = app.screen
+    assert isinstance(screen, ReviewScreen)
+    card = next(c for c in screen.cards if c.kind == "relative-date" and path in (None, *c.paths))
+    screen.index = screen.cards.index(card)
+    screen.show_card()
+    await pilot.pause()
+    return screen, card
 
 
 async def test_a_range_is_offered_as_the_finding_offers_it_and_enter_writes_it(demo: Path) -> None:
@@ -169,16 +184,8 @@ async def test_enter_pressed_on_a_proposal_the_plan_changes_writes_nothing(
 async def test_the_review_card_and_its_dialog_offer_the_same_range(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        card = next(c for c in screen.cards if c.kind == "relative-date" and c.paths == (ONCALL,))
+        _, card = await on_date_card(app, pilot, ONCALL)
         assert "October 2026" in card.explanation
-        screen.index = screen.cards.index(card)
-        screen.show_card()
-        await pilot.pause()
         await pilot.press("f")
         await settle(app, pilot)
         dialog = app.screen

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 from conftest import git, init_repo, memory, said, write_files
-from test_fix_date_dialog import open_fix_date
+from test_fix_date_dialog import on_date_card, open_fix_date
 from textual.containers import VerticalScroll
 from textual.widgets import Button, Input
 
@@ -185,16 +185,8 @@ async def test_the_review_card_stays_until_every_occurrence_is_fixed(tmp_path: P
     path = store / LOG
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        card = next(c for c in screen.cards if c.kind == "relative-date" and c.paths == (LOG,))
+        screen, card = await on_date_card(app, pilot, LOG)
         assert "said 3 times" in card.explanation
-        screen.index = screen.cards.index(card)
-        screen.show_card()
-        await pilot.pause()
         before = _commits(store)
         await pilot.press("f")
         await settle(app, pilot)
@@ -241,15 +233,7 @@ async def test_one_decision_fixes_a_phrase_said_twice_from_the_same_day(tmp_path
     store = _store(tmp_path, {"project_vendor.md": _tomorrow_twice()})
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
-        await settle(app, pilot)
-        await pilot.press("r")
-        await settle(app, pilot)
-        screen = app.screen
-        assert isinstance(screen, ReviewScreen)
-        card = next(c for c in screen.cards if c.kind == "relative-date")
-        screen.index = screen.cards.index(card)
-        screen.show_card()
-        await pilot.pause()
+        screen, card = await on_date_card(app, pilot)
         before = _commits(store)
         await pilot.press("f")
         await settle(app, pilot)
