@@ -157,7 +157,7 @@ def over_reasons(budget: IndexBudget) -> str:
     return " and ".join(reasons)
 
 
-_SCHEME = re.compile(r"[a-z][a-z0-9+.-]*:")
+_SCHEME = re.compile(r"^[a-z][a-z0-9+.-]*:")  # anchored: only ever matched at the start
 
 
 def is_url(target: str) -> bool:
