@@ -104,10 +104,11 @@ class Store:
         return tuple(m for m in self.memories if m.is_active)
 
     def count_text(self) -> str:
-        """ "46 memories (2 archived)": what `memtui check` and the TUI's header both say of the store (archived: in
-        the archive folder, or marked archived and still in the loaded one)."""
-        n, archived = len(self.memories), len(self.memories) - len(self.active)
-        return f"{n} {'memory' if n == 1 else 'memories'}" + (f" ({archived} archived)" if archived else "")
+        """ "44 memories + 2 archived": what `memtui check` and the TUI's header both say of the store. The first number
+        is what the agent loads, so it never counts the archived ones (in the archive folder, or marked archived and
+        still in the loaded one)."""
+        live, archived = len(self.active), len(self.memories) - len(self.active)
+        return f"{live} {'memory' if live == 1 else 'memories'}" + (f" + {archived} archived" if archived else "")
 
     def get(self, rel_path: str) -> Memory | None:
         """The memory at a store-relative path, if any."""
