@@ -100,6 +100,24 @@ async def test_a_kind_filter_shows_one_group_and_cycles_back_to_all(demo: Path) 
         assert "finish" not in screen.active_bindings
 
 
+async def test_a_marked_row_differs_from_an_unmarked_one_without_colour(make_store: Callable[..., Path]) -> None:
+    """Textual's selection list draws `X` in every box, marked or not, and leaves the difference to colour."""
+    files = {f"ref_{n}.md": memory(f"ref_{n}", "reference", body=f"Ask Mia about topic {n}.") for n in range(3)}
+    store = make_store(files, in_git=True, index="".join(f"- [ref_{n}](ref_{n}.md) — ref {n}\n" for n in range(3)))
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        [card] = [c for c in screen.cards if c.kind == "schema"]
+        screen.index = screen.cards.index(card)
+        screen.show_card()
+        await pilot.pause(0.1)
+        listing = screen.query_one("#bulk-list", SelectionList)
+        await pilot.press("space")  # marks the first row
+        await pilot.pause(0.1)
+        rows = [listing.render_line(y).text for y in range(3)]
+    assert rows[0].startswith("▐X▌") and all(r.startswith("▐ ▌") for r in rows[1:]), rows
+
+
 async def test_lint_of_one_rule_is_one_card_listing_every_memory(make_store: Callable[..., Path]) -> None:
     topics = ["billing graphs", "oncall pager", "design reviews", "release calendar", "vendor contracts"]
     files = {f"ref_{n}.md": memory(f"ref_{n}", "reference", body=f"Ask Mia about {t}.") for n, t in enumerate(topics)}

@@ -31,7 +31,7 @@ from memtui.tui.review_cursor import DATE_FIXED, Decision, ReviewSession
 from memtui.tui.review_decide import ReviewDeciding
 from memtui.tui.review_show import ReviewDrawing, option_values
 from memtui.tui.review_steer import ReviewSteering
-from memtui.tui.widgets import ItemLine, KeyLine, footer_width
+from memtui.tui.widgets import ItemLine, KeyLine, MarkList, footer_width
 from memtui.workspace import Workspace, agent_sessions
 
 PAIR_ONLY = frozenset({"archive_newer", "edit_older", "merge", "keep_both"})
@@ -363,7 +363,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         with VerticalScroll(id="card-single"):
             yield Static(id="single-text")
         with Vertical(id="card-bulk"):
-            yield SelectionList[str](id="bulk-list")
+            yield MarkList(id="bulk-list")
             with VerticalScroll(id="bulk-preview"):
                 yield Static(id="bulk-text")
         with VerticalScroll(id="card-summary"):

@@ -1,4 +1,4 @@
-"""The main screen's widgets: a pane of memories per type, the header and the preview."""
+"""The screens' own widgets: a pane of memories per type, the key line, and the review's list of memories to mark."""
 
 from __future__ import annotations
 
@@ -8,8 +8,10 @@ from textual.binding import Binding, BindingType
 from textual.content import Content
 from textual.geometry import Size
 from textual.message import Message
+from textual.strip import Strip
 from textual.widget import Widget
-from textual.widgets import DataTable
+from textual.widgets import DataTable, SelectionList
+from textual.widgets.option_list import OptionDoesNotExist
 
 from memtui.core.model import Memory
 from memtui.tui.render import NAME_WIDTH
@@ -110,6 +112,25 @@ def _key_name(binding: Binding) -> str:
 
 def _key(key: str) -> Content:
     return Content.from_markup("[bold $footer-key-foreground]$key[/]", key=key)
+
+
+class MarkList(SelectionList[str]):
+    """A selection list whose unmarked rows show an empty box: Textual's own draws `X` in both states and tells them
+    apart by colour alone, which a monochrome terminal, NO_COLOR or a colour-blind reader cannot see."""
+
+    def render_line(self, y: int) -> Strip:
+        """The row as Textual draws it, the box emptied when its memory is not marked."""
+        strip = super().render_line(y)
+        try:
+            option = self.get_option_at_index(self.scroll_offset.y + y)
+        except OptionDoesNotExist:
+            return strip
+        segments = list(strip)
+        if option.value in self.selected or len(segments) < 2:
+            return strip
+        inner = segments[1]
+        segments[1] = inner._replace(text=" " * len(inner.text))
+        return Strip(segments, strip.cell_length)
 
 
 class MemoryPane(DataTable[Content]):
