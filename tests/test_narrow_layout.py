@@ -341,3 +341,25 @@ async def test_the_historys_header_is_whole_at_80_columns(make_store) -> None:  
         assert all(len(line) <= header.content_region.width for line in said.splitlines()), said
         assert header.region.height == len(said.splitlines()) <= 2
         assert "R restores" in shown(app)
+
+
+async def test_a_notification_stands_above_the_key_line_at_80x24(demo: Path) -> None:
+    """The key line wraps onto up to three rows at 80 columns; a toast over it hid the keys the person needs next."""
+
+    async def toast_clears_the_keys(app, pilot, keys_id: str) -> None:  # type: ignore[no-untyped-def]
+        keys = app.screen.query_one(keys_id, Widget)
+        assert keys.display and keys.region.height >= 2, "the narrow key line takes more than one row"
+        app.notify("Archived feedback_old_rule.md: replaced by the newer rule")
+        await settle(app, pilot)
+        toasts = [t for t in app.screen.query("Toast") if t.region.height]
+        assert toasts, "the notification is shown"
+        assert all(t.region.bottom <= keys.region.y for t in toasts), ([t.region for t in toasts], keys.region)
+        app.clear_notifications()
+        await settle(app, pilot)
+
+    app = make_app(demo)
+    async with app.run_test(size=NARROW, notifications=True) as pilot:
+        await settle(app, pilot)
+        await toast_clears_the_keys(app, pilot, "#keys")
+        await open_review(app, pilot)
+        await toast_clears_the_keys(app, pilot, "#review-keys")
