@@ -507,7 +507,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         """What `v` does here, as its key says it: `accept` on a schema card (verified, and its finding settled for
         this version), `approve` elsewhere (still true: the agent's write accepted, last_verified stamped), or None
         where it cannot work: nothing it would act on can be stamped (no front matter, a file that cannot be read),
-        or the card is one v never settles (a pair, a malformed file, a secret). With marks, v acts on the marked
+        or the card is one v never settles (a pair, a malformed file, a secret, an expired or unindexed memory). With marks, v acts on the marked
         memories, whatever the card: `accept` when some were marked on a schema card."""
         if self.marks:  # what happens to the marked memories: those marked on a schema card are accepted
             stampable = [p for p in self.marks if self._stampable(p)]
@@ -515,8 +515,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
                 return None
             return "accept" if any(self.marked_on.get(p) == "schema" for p in stampable) else "approve"
         verb = "accept" if card is not None and card.kind == "schema" else "approve"
-        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret", "expired"):
-            return None  # an expired memory is not made current by a stamp: ops refuses it (edit expires_at)
+        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret", "expired", "unindexed"):
+            # an expired memory is not made current by a stamp: ops refuses it (edit expires_at); a stamp does not
+            # put a memory in the index (`i` does)
+            return None
         if not self._has_memory(card):
             return None
         return verb if any(self._stampable(p) for p in (card.paths if card.is_bulk else card.paths[:1])) else None
