@@ -17,11 +17,13 @@ from memtui.core.model import Finding, Memory
 from memtui.core.store import NOT_MEMORIES
 from memtui.ops import UNDOABLE
 
-GROUPS = ("pairs", "agent", "expired", "stale", "secrets", "index", "schema", "other", "weaker")
-"""The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, secrets,
-index and schema lint, the rest, and (on request) the held-back weaker pair candidates."""
-GROUP_NUMBER = {group: number for number, group in enumerate(GROUPS, 1)}
-"""Each group's digit key: the same in every review, so a group keeps its number while others empty."""
+GROUPS = ("pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema", "other", "weaker")
+"""The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, relative dates
+(days a reader can no longer tell), secrets, index and schema lint, the rest, and (on request) the held-back weaker
+pair candidates."""
+GROUP_NUMBER = {group: number % 10 for number, group in enumerate(GROUPS, 1)}
+"""Each group's digit key (`0` for the tenth): the same in every review, so a group keeps its number while others
+empty."""
 GROUP_OF = {
     "contradiction": "pairs",
     "duplicate": "pairs",
@@ -36,7 +38,7 @@ GROUP_OF = {
     "index-over-cap": "index",
     "schema": "schema",
     "malformed": "schema",
-    "relative-date": "schema",
+    "relative-date": "dates",
 }
 BULK_KINDS = frozenset({"schema", "unindexed"})
 """Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each."""

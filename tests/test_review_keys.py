@@ -157,7 +157,7 @@ async def test_the_group_line_wraps_between_items_never_inside_one(demo: Path, s
         top = next(i for i, line in enumerate(lines) if line.startswith("pairs 1 / "))  # the header, above the bar
         rows = lines[top + 1 : top + 1 + bar.region.height]
         assert rows and all(re.fullmatch(rf"{ITEM}( · {ITEM})*", row) for row in rows), rows
-        assert "8 other 1" in " ".join(rows)
+        assert "9 other 1" in " ".join(rows)
         if size[0] == 80:
             assert len(rows) == 2  # it does wrap there
 

@@ -63,7 +63,7 @@ async def test_the_queue_is_in_groups_with_counts_and_the_header_says_where_you_
         seen = [c.group for c in screen.cards]
         order = [g for g in GROUPS if g in seen]
         assert seen == sorted(seen, key=order.index), "cards come group by group, in the order of GROUPS"
-        assert order[:7] == ["pairs", "agent", "expired", "stale", "secrets", "index", "schema"]
+        assert order[:8] == ["pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema"]
         pairs = seen.count("pairs")
         assert text_of(screen, "#card-header").startswith(f"pairs 1 / {pairs} · {len(screen.cards)} cards left")
         bar = text_of(screen, "#card-groups")
@@ -264,7 +264,10 @@ async def test_held_back_pair_candidates_are_counted_and_shown_on_request(make_s
         card = screen.current()
         assert card is not None and card.weaker and card.group == "weaker" and screen.is_pair(card)
         assert text_of(screen, "#card-header").startswith("weaker 1 / 1")
-        assert "weaker 1" in text_of(screen, "#card-groups")
+        assert "0 weaker 1" in text_of(screen, "#card-groups"), "the tenth group's digit is 0"
+        await pilot.press("g", "0")  # to the first card still to decide, and back by the weaker group's digit
+        await pilot.pause(0.1)
+        assert screen.current() is card
         await pilot.press("b")  # keep both: decided like any pair
         await settle(app, pilot)
         assert head(store)["Memtui-Action"] == ["keep-both"] and screen.current() is None
@@ -345,7 +348,7 @@ async def test_the_counts_tell_one_story_through_skips_jumps_a_decision_and_the_
         screen = await open_review(app, pilot)
         start = counts(app, screen)
         assert start[0] == len(screen.cards) and start[3]["pairs"] == (1, 7)
-        for keys, where in ((("s", "s"), "pairs 3 / 7"), (("4",), "stale 1 / "), (("n",), "secrets 1 / 1")):
+        for keys, where in ((("s", "s"), "pairs 3 / 7"), (("4",), "stale 1 / "), (("n",), "dates 1 / 3")):
             await pilot.press(*keys)  # moving on decides nothing: no count moves, no group is renumbered
             await settle(app, pilot)
             assert text_of(screen, "#card-header").startswith(where) and counts(app, screen) == start
@@ -357,7 +360,7 @@ async def test_the_counts_tell_one_story_through_skips_jumps_a_decision_and_the_
         assert head(demo)["Memtui-Action"] == ["archive"]
         left, findings, new, bar = counts(app, screen)
         assert left < start[0] and findings < start[1] and new == start[2]
-        assert "expired" not in bar and bar["stale"][0] == 4 and bar["secrets"][0] == 5  # numbers kept
+        assert "expired" not in bar and bar["stale"][0] == 4 and bar["secrets"][0] == 6  # numbers kept
         # the agent writes a memory while the review is open, not committed yet: a new write like the others
         (demo / "feedback_meanwhile.md").write_text(
             memory(

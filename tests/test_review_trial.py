@@ -369,7 +369,7 @@ async def test_the_end_is_not_finished_while_groups_were_never_shown(demo: Path)
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
-        await pilot.press("8")  # the last group, one card
+        await pilot.press("9")  # the last group, one card
         await settle(app, pilot)
         assert screen.current() is not None and screen.current().group == "other"  # type: ignore[union-attr]
         await pilot.press("s")
@@ -403,7 +403,7 @@ async def test_cards_never_shown_that_are_not_agent_writes_may_be_left_for_next_
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
         assert [c.group for c in screen.cards] == ["expired", "stale", "schema"]
-        await pilot.press("7", "s")  # the schema card, then past the end: the stale card was never shown
+        await pilot.press("8", "s")  # the schema card, then past the end: the stale card was never shown
         await settle(app, pilot)
         summary = text_of(screen.query_one("#summary-text", Static))
         assert "Not finished: 1 card not yet shown" in summary and "4 stale 1" in summary

@@ -55,7 +55,7 @@ STEERING = frozenset(
 
 
 def described(bindings: Iterable[BindingType]) -> list[Binding]:
-    """The bindings a help screen lists (the digits after the first are one row: `1 Jump to group 1…9`)."""
+    """The bindings a help screen lists (the digits after the first are one row: `1…0 Jump to group 1…9, 0`)."""
     return [b for b in bindings if isinstance(b, Binding) and b.description]
 
 
@@ -264,13 +264,13 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         Binding(
             "1",
             "group(1)",
-            "Jump to group 1…9",
+            "Jump to group 1…9, 0",
             show=False,
-            key_display="1…9",
+            key_display="1…0",
             id="review.group",
             tooltip="Go to the group with that number in the line under the header (the numbers never change).",
         ),
-        *(Binding(str(n), f"group({n})", "", show=False) for n in range(2, 10)),
+        *(Binding(str(n), f"group({n})", "", show=False) for n in (*range(2, 10), 0)),
     ]
 
     HELP_NOTES = (

@@ -7,7 +7,7 @@ from collections.abc import Iterable
 
 from textual.widgets import SelectionList
 
-from memtui.review import GROUPS, held_back_cards
+from memtui.review import GROUP_NUMBER, held_back_cards
 from memtui.tui.review_card import groups
 from memtui.tui.review_cursor import ReviewCursor
 
@@ -139,7 +139,7 @@ class ReviewSteering(ReviewCursor):
         """To the numbered group of the bar under the header."""
         if self._busy():
             return
-        group = GROUPS[number - 1] if 1 <= number <= len(GROUPS) else ""
+        group = next((g for g, n in GROUP_NUMBER.items() if n == number), "")
         if group not in {g for g, _ in groups(self.left())}:
             name = f" ({group})" if group else ""
             self.notify(f"No card left in group {number}{name}", severity="warning")
