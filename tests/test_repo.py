@@ -138,6 +138,33 @@ def test_an_archive_undone_or_restored_keeps_the_day_its_memory_was_written(tmp_
     assert open_repo(detect_layout(store)).file_dates().last["feedback_a.md"] == written
 
 
+def test_a_decision_undone_is_no_writing_day_and_one_redone_is_again(tmp_path: Path) -> None:
+    """A trial verified a stale memory, undid the verify, and found it fresh: the undone verify still counted as
+    the day the memory was last written. Undone, it is not; redone, the decision's own day is back."""
+    import datetime as dt
+
+    from memtui import ops
+
+    top = tmp_path / "project"
+    write_files(top, {"memory/feedback_a.md": memory("a"), "memory/MEMORY.md": "- [a](feedback_a.md) — a\n"})
+    written = dt.date(2025, 3, 4)
+    init_repo(top, when=written)
+    store = top / "memory"
+
+    def last() -> dt.date:
+        return open_repo(detect_layout(store)).file_dates().last["feedback_a.md"]
+
+    ops.verify(store, "feedback_a.md")
+    decided = dt.date.fromisoformat(git(top, "log", "-1", "--format=%cs").strip())
+    assert last() == decided, "a verify writes the file: its day is the verify's"
+    ops.undo(store)
+    assert last() == written, "undone, the verify is no writing day"
+    ops.redo(store)
+    assert last() == decided, "redone, it is again"
+    ops.undo(store)  # the redo undone: back to the day before the verify
+    assert last() == written
+
+
 def test_commits_by_path_says_of_every_path_what_commits_touching_says_of_one(tmp_path: Path) -> None:
     repo, top = _repo(tmp_path)
     base = git(top, "rev-parse", "HEAD").strip()

@@ -21,9 +21,12 @@ from memtui.core.reading import unstamped_hash
 
 HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 """The `git log -z` format `events_from_log` reads: id, author date, author, message."""
-DATES_FORMAT = "--format=%x01%cs%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
-"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, memtui's action and (on a
-redo) the commit it re-applies, then the files."""
+DATES_FORMAT = (
+    "--format=%x01%cs%x02%H%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
+    "%x02%(trailers:key=Memtui-Reverts,valueonly,separator=%x2C)"
+)
+"""The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, its id, memtui's action and
+(on a redo) the commit it re-applies, (on an undo) the commits it reverts, then the files."""
 REVOKING = ("archive", "merge")
 """memtui actions that retire a rule: archived, or merged away into another memory."""
 DUPLICATE_PREFIX = "duplicate of "
@@ -346,12 +349,15 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
     A memory's last day is the last commit that wrote it, not memtui moving it: an archive undone or restored
     today keeps the day its content was written, so it stays as old (and as stale) as it was. Nor is it memtui's
     `init`, which put files under git that were written on some earlier day: those are in `added`, and a file
-    nothing wrote since has no last day at all.
+    nothing wrote since has no last day at all. Nor is it a decision that was undone (and not redone): a verify
+    taken back leaves the memory as old as it was before it.
     """
     first: dict[str, dt.date] = {}
     last: dict[str, dt.date] = {}
     moved: dict[str, dt.date] = {}
     added: dict[str, dt.date] = {}
+    undone: set[str] = set()
+    redone: set[str] = set()
     current: dt.date | None = None
     is_move = is_init = False
     for item in out.split(b"\0"):
@@ -361,8 +367,16 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
         if item.startswith(b"\x01"):
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
-            action, _, reapplies = head[12:].strip().decode(errors="replace").partition(",")
-            is_move, is_init = action in MOVES or action in SAME_MEANING or bool(reapplies), action == "init"
+            commit, _, tail = head[12:].decode(errors="replace").partition("\x02")
+            actions, _, reverts = tail.partition("\x02")
+            action, _, reapplies = actions.strip().partition(",")
+            # newest first: a redo is read before the undo it answers, an undo before the decision it takes back
+            if action == "undo" and commit not in undone:
+                undone.update(sha for sha in reverts.strip().split(",") if sha and sha not in redone)
+            elif reapplies and commit not in undone:
+                redone.add(reapplies.strip())
+            is_move = action in MOVES or action in SAME_MEANING or bool(reapplies) or commit in undone
+            is_init = action == "init"
             item = rest.strip(b"\n")
             if not item:
                 continue
