@@ -237,7 +237,7 @@ def _explained(finding: Finding) -> str:
                 "matter, a archives it"
             )
         return (
-            f"{finding.message} — v accepts it as it is (verified; the card comes back only if the memory changes), "
+            f"{finding.message} — v accepts it as it is (its format, not that it is still true: nothing is stamped; the card comes back only if the memory changes), "
             "e edits it, a archives it"
         )
     names = [target for _, target, _ in unloaded(finding)]
@@ -265,8 +265,8 @@ def bulk_card(findings: Sequence[Finding]) -> Card:
         keys = f"{mark} the marked in one commit; e edits the one under the cursor, to add front matter"
     else:
         keys = (
-            f"{mark} the marked in one commit, or v accepts the marked as they are (verified; each comes back only if "
-            "it changes); e edits the one under the cursor"
+            f"{mark} the marked in one commit, or v accepts the marked as they are (their format: nothing is stamped; each comes back "
+            "only if it changes); e edits the one under the cursor"
         )
     return Card(
         first.kind,

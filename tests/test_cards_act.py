@@ -200,11 +200,14 @@ async def test_verifying_a_schema_card_accepts_the_memory_as_it_is_until_it_chan
         assert keys.get("accept") == "Accept as is" and "approve" not in keys
         said = text_of(screen.query_one("#card-explain", Static))
         assert "v accepts it as it is" in said and "comes back only if the memory changes" in said, said
+        before = (demo / path).read_bytes()
         await pilot.press("v")
         await settle(app, pilot)
         trailers = head(demo)
-        assert trailers["Memtui-Action"] == ["verify"] and trailers["Memtui-Accepted-Kind"] == ["schema"]
+        assert trailers["Memtui-Action"] == ["accept"] and trailers["Memtui-Accepted-Kind"] == ["schema"]
         assert [p.rsplit("/", 1)[-1] for p in trailers["Memtui-Accepted"]] == [path]
+        # the format is fine, which is not to say it is still true: nothing stamped, no verified date recorded
+        assert (demo / path).read_bytes() == before and "Memtui-Verified" not in trailers
         assert screen.current() != card and card in screen.decided()
         # held in git, not in the screen: the store read again has no schema finding on it, the review no card
         assert findings_of(demo, path) == []
@@ -234,7 +237,7 @@ async def test_a_schema_list_card_accepts_the_marked_memories_and_lets_them_go(d
         await pilot.press("v")
         await settle(app, pilot)
         trailers = head(demo)
-        assert trailers["Memtui-Action"] == ["verify"]
+        assert trailers["Memtui-Action"] == ["accept"] and "Memtui-Verified" not in trailers
         assert sorted(p.rsplit("/", 1)[-1] for p in trailers["Memtui-Accepted"]) == sorted(card.paths)
         # the list card has nothing left to list: it leaves the review, and does not come back on a new read
         assert not any(c.is_bulk and c.kind == "schema" for c in screen.left())
@@ -291,6 +294,26 @@ def test_an_accepted_schema_finding_holds_through_a_stamp_and_returns_on_an_edit
     file = store / path
     file.write_text(file.read_text(encoding="utf-8").replace("owns billing", "owns payments"), encoding="utf-8")
     assert findings_of(store, path) != []
+
+
+def test_accepting_a_memory_as_it_is_does_not_say_it_is_still_true(store: Path) -> None:
+    """A trial accepted a list card's format and found every memory on it stamped verified and its stale card
+    gone: "the format is fine" and "the content is still true" are two decisions."""
+    from memtui.audit.repo import open_repo
+    from memtui.core.store import detect_layout
+
+    path = "project_owner.md"
+    before = (store / path).read_bytes()
+    written = open_repo(detect_layout(store)).file_dates().last.get(path)
+    result = ops.verify(store, path, accept_schema=True, today=TODAY)
+    assert result.action == "accept" and result.commit is not None
+    assert (store / path).read_bytes() == before, "nothing stamped"
+    assert open_repo(detect_layout(store)).file_dates().last.get(path) == written, "no new writing day"
+    trailers = head(store)
+    assert trailers["Memtui-Action"] == ["accept"] and "Memtui-Verified" not in trailers
+    assert findings_of(store, path) == []
+    ops.undo(store)  # an acceptance is a decision like any: undone, the finding is back
+    assert findings_of(store, path) != [] and (store / path).read_bytes() == before
 
 
 def test_the_command_line_accepts_a_schema_finding_and_check_says_it(store: Path) -> None:

@@ -293,12 +293,12 @@ def honour_kept_pairs(report: Report, events: Sequence[Event], work_tree: Path) 
 
 def accepted_memories(events: Sequence[Event]) -> list[tuple[str, str, str]]:
     """(repository-relative path, finding kind, start of its hash without the verification stamp) of each memory a
-    person accepted as it is (a verify with `Memtui-Accepted` trailers, not undone): its finding of that kind is
+    person accepted as it is (an accept, or a verify, with `Memtui-Accepted` trailers, not undone): its finding of that kind is
     settled for that version."""
     undone = undone_commits(events)
     out = []
     for e in events:
-        if e.action != "verify" or e.commit in undone or "Memtui-Accepted" not in e.trailers:
+        if e.action not in ("verify", "accept") or e.commit in undone or "Memtui-Accepted" not in e.trailers:
             continue
         kind = e.trailers.get("Memtui-Accepted-Kind", [""])[0]
         hashes = e.trailers.get("Memtui-Accepted-Hashes", [""])[0].split(",")

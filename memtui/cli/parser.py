@@ -117,8 +117,8 @@ def command_parser() -> argparse.ArgumentParser:
     p.add_argument(
         "--accept-schema",
         action="store_true",
-        help="also accept them as they are: their schema findings (no **Why:**, no location…) are settled until "
-        "they change",
+        help="accept them as they are instead of stamping them: their schema findings (no **Why:**, no location…) "
+        "are settled until they change; an `accept` decision that says nothing of whether they are still true",
     )
     p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 

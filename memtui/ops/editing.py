@@ -90,39 +90,43 @@ def verify_many(
 ) -> OpResult:
     """Mark several memories as still true in one decision (one commit naming each); any refusal verifies none.
 
-    The memories in `accept_schema` (some of `files`) are also accepted as they are: their schema finding (no
-    **Why:**, no location, an unknown type…) is settled for the version verified, and comes back only when the
-    memory changes (`memtui.audit.history.honour_accepted`; a later stamp is no change). The commit records each
-    one's hash without the stamp (`Memtui-Accepted`, `Memtui-Accepted-Hashes`), and is made even when every one
-    of them was already verified today, so the acceptance is in git."""
+    The memories in `accept_schema` (some of `files`) are accepted as they are instead: their schema finding (no
+    **Why:**, no location, an unknown type…) is settled for this version, and comes back only when the memory
+    changes (`memtui.audit.history.honour_accepted`; memtui's own stamp is no change). Accepting says the format is
+    fine, not that the memory is still true: it stamps nothing (its age and stale finding stay as they were). The
+    commit records each one's hash without the stamp (`Memtui-Accepted`, `Memtui-Accepted-Hashes`); when nothing
+    was stamped it is an `accept` decision, a commit that changes no file."""
     files = distinct_names(files, "verify")
     if stray := [f for f in accept_schema if f not in files]:
         raise OpError(f"{stray[0]} is accepted but not verified; name it among the memories to verify")
     expected = expected_hashes or {}
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         stamp = txn.today.isoformat()
-        plans = [
-            _verified(txn, safe_path(txn.layout, f, read_for="verify" if f in expected else None), expected.get(f))
-            for f in files
-        ]
+
+        def path_of(f: str) -> Path:
+            return safe_path(txn.layout, f, read_for="verify" if f in expected else None)
+
+        plans = [_verified(txn, path_of(f), expected.get(f)) for f in files if f not in accept_schema]
+        accepted = [_accepted(txn, path_of(f), expected.get(f)) for f in files if f in accept_schema]
         changed = [(path, memory, data, text) for path, memory, data, text in plans if text != memory.text]
-        accepted = [(path, memory) for (path, memory, _, _), f in zip(plans, files, strict=True) if f in accept_schema]
         if not changed and not accepted:
             what = plans[0][1].path if len(plans) == 1 else f"all {len(plans)} memories"
             return txn.result("verify", None, f"{what}: already verified today")
         for path, _, data, text in changed:
             txn.write(path, encode_like(text, data), expected=data)
-        named = [path for path, *_ in changed] + [p for p, _ in accepted if p not in {c[0] for c in changed}]
+        named = [path for path, *_ in changed] + [p for p, _ in accepted]
         trailers = [("Memtui-Memory", txn.repo.rel(path)) for path in named]
-        trailers.append(("Memtui-Verified", stamp))
+        if changed:
+            trailers.append(("Memtui-Verified", stamp))
         if accepted:
-            # each as written now (stamped), without the stamp: a later verify is no change to what was accepted
-            bare = [unstamped_hash(read_memory(p, m.path, in_archive=False))[:16] for p, m in accepted]
+            # each without memtui's stamp: a later verify is no change to what was accepted
+            bare = [unstamped_hash(m)[:16] for _, m in accepted]
             trailers += [("Memtui-Accepted", txn.repo.rel(p)) for p, _ in accepted]
             trailers += [("Memtui-Accepted-Kind", "schema"), ("Memtui-Accepted-Hashes", ",".join(bare))]
+        action = "verify" if changed else "accept"
         subject = named[0].name if len(named) == 1 else f"{len(named)} memories"
         body = "Accepted as they are: their schema findings are settled until they change." if accepted else ""
-        msg = message("verify", subject, body, trailers)
+        msg = message(action, subject, body, trailers)
         sha = txn.commit(msg) if changed else txn.repo.marker_commit(msg)
         done = [memory.path for _, memory, _, _ in changed]
         summary = f"verified {', '.join(done)} ({stamp})" if done else ""
@@ -130,8 +134,16 @@ def verify_many(
             names = ", ".join(m.path for _, m in accepted)
             summary += (
                 "; " if summary else ""
-            ) + f"accepted as {'it is' if len(accepted) == 1 else 'they are'}: {names}"
-        return txn.result("verify", sha, summary, done or [m.path for _, m in accepted])
+            ) + f"accepted as {'it is' if len(accepted) == 1 else 'they are'} (not stamped verified): {names}"
+        return txn.result(action, sha, summary, done or [m.path for _, m in accepted])
+
+
+def _accepted(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Memory]:
+    """A memory to accept as it is: its path and parsed form (refusing a file that cannot be parsed)."""
+    memory, _ = load(txn, path, expected_hash)
+    if memory.is_malformed:
+        raise OpError(f"{memory.path} could not be parsed ({memory.error}); there is no schema to accept")
+    return path, memory
 
 
 def _verified(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Memory, bytes, str]:

@@ -22,7 +22,19 @@ from memtui.ops.index_edit import encode_like
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.transaction import Txn, decision
 
-UNDOABLE = ("archive", "restore", "merge", "edit", "verify", "fix-date", "keep-both", "index", "drop-link", "redo")
+UNDOABLE = (
+    "archive",
+    "restore",
+    "merge",
+    "edit",
+    "verify",
+    "accept",
+    "fix-date",
+    "keep-both",
+    "index",
+    "drop-link",
+    "redo",
+)
 """Decisions undo reverts. A redo is recorded as the decision it re-applies (undoing it takes that decision back
 out again); `redo` is the action of redos recorded before that."""
 

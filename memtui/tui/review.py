@@ -144,9 +144,9 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "accept",
             "Accept as is",
             id="review.accept",
-            tooltip="On a schema card: the memory is right as it is. A verify commit that also settles its schema "
-            "finding for this version: it comes back only if the memory changes. With marks, every marked memory "
-            "in one commit.",
+            tooltip="On a schema card: the memory's format is right as it is. An accept commit that settles its schema "
+            "finding for this version (it comes back only if the memory changes) and stamps nothing: it does not say "
+            "the memory is still true. With marks, every marked memory in one commit.",
         ),
         Binding(
             "f",
@@ -850,7 +850,11 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "edit_older": ("review: Edit the older", self.action_edit_older, "Edit the older memory of the pair"),
             "edit_in_editor": ("review: Fix in $EDITOR", self.action_edit_in_editor, "A file that cannot be read"),
             "approve": ("review: Approve / verify", self.action_approve, "Still true: stamp last_verified"),
-            "accept": ("review: Accept as is", self.action_accept, "Verified; the schema card settles for this text"),
+            "accept": (
+                "review: Accept as is",
+                self.action_accept,
+                "Its format is fine: the schema card settles for this text (nothing stamped)",
+            ),
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
             "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),
             "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),
