@@ -67,6 +67,14 @@ def test_a_memory_splits_into_claims_bullets_rows_and_wrapped_sentences() -> Non
     assert any(c.startswith("It reuses the same slag model") and c.endswith("heats of 2026-05.") for c in claims)
 
 
+def test_an_abbreviation_does_not_end_a_claim() -> None:
+    """A trial's card quoted "Do not add defensive fallbacks (e.g." — cut at the abbreviation's full stop."""
+    body = "Do not add defensive fallbacks (e.g. x ?? y) in the UI. Keep one source, i.e. The server. Tests run daily."
+    claims = [c.text for c in split_claims("", body)]
+    assert "Do not add defensive fallbacks (e.g. x ?? y) in the UI." in claims, claims
+    assert "Keep one source, i.e. The server." in claims and "Tests run daily." in claims, claims
+
+
 def test_the_shipped_model_and_background_load_and_give_probabilities() -> None:
     model = load_model()
     assert model is not None and model.features == FEATURES

@@ -30,7 +30,11 @@ SETTING_SIMILARITY = 0.6
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _BULLET = re.compile(r"^\s*(?:[-*+•]|\d+[.)])\s+(?:\[[ xX]\]\s*)?")
 _RULE_LINE = re.compile(r"^[\s|:\-=_*]+$")
-_SENTENCE = re.compile(r"(?<=[.!?])\s+(?=[A-Z\[*`(\"'0-9])|(?<=[。！？；;])")
+_SENTENCE = re.compile(
+    r"(?<=[.!?])(?<!\b[eE]\.g\.)(?<!\b[iI]\.e\.)(?<!\betc\.)(?<!\bvs\.)(?<!\bcf\.)\s+(?=[A-Z\[*`(\"'0-9])|(?<=[。！？；;])"
+)
+"""Where a sentence ends: after . ! ? and a space before what starts one, not after an abbreviation ("e.g. `x`",
+"i.e. Redis", "etc. The"); after Chinese and Japanese full stops at once."""
 _LABEL = re.compile(r"^\s*\*\*[^*]{1,40}\*\*\s*[:：]?\s*")
 
 # What an explicit change statement leaves behind: "from X to", "instead of X", "replaces X", "X → Y", 从 X 改为
