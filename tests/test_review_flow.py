@@ -642,6 +642,32 @@ async def test_merging_a_memory_with_its_conflicting_partner_says_it_settles_the
         assert reason == "settles the conflict of feedback_use_npm.md and feedback_use_bun.md"
 
 
+async def test_merging_memories_never_flagged_together_asks_why_instead_of_calling_them_duplicates(
+    demo: Path,
+) -> None:
+    """A trial merged two memories it had marked itself; history said "duplicates of …", a claim memtui never made."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        for path in ("user_timezone.md", "feedback_use_bun.md"):
+            await select_memory(app, pilot, path)
+            await pilot.press("space")
+        await pilot.press("m")
+        await settle(app, pilot)
+        dialog = app.screen
+        assert isinstance(dialog, MergeDialog)
+        reason = dialog.query_one("#merge-reason", Input)
+        assert reason.value == "", "no reason put in the person's mouth"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert app.screen is dialog and "Say why" in dialog.refusal
+        reason.value = "one note about the team's tools"
+        await pilot.press("ctrl+s")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["merge"]
+        assert head(demo)["Memtui-Reason"] == ["one note about the team's tools"]
+
+
 async def test_the_header_and_check_count_the_memories_alike(demo: Path) -> None:
     """The demo holds one memory in the archive and one marked archived but still loaded: both say 44 loaded and 2
     archived (the first number is what the agent loads, never the archived ones too)."""

@@ -600,13 +600,14 @@ class MainScreen(Screen[None]):
                 in_dialog=True,
             )
 
-        reason = None
-        if len(memories) == 2:
-            pair = {m.path for m in memories}
-            conflicts = [f for f, other in ws.partners(memories[0], "contradiction") if other in pair]
-            duplicates = [f for f, other in ws.partners(memories[0], "duplicate") if other in pair]
-            if conflicts and not duplicates:
-                reason = conflict_reason(*conflicts[0].paths[:2])
+        reason = None  # the dialog's own: "duplicates of <into>"
+        chosen = {m.path for m in memories}
+        duplicated = {m.path for m in memories for _, other in ws.partners(m, "duplicate") if other in chosen}
+        conflicts = [f for f, other in ws.partners(memories[0], "contradiction") if other in chosen]
+        if len(memories) == 2 and conflicts and not duplicated:
+            reason = conflict_reason(*conflicts[0].paths[:2])
+        elif duplicated != chosen:
+            reason = ""  # memtui never said they are duplicates: history must not say it for the person
         self.app.push_screen(MergeDialog(memories, base.path, reason, submit))
         return True
 
