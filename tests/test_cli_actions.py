@@ -110,20 +110,20 @@ def test_history_text_names_every_memory_of_a_decision_and_marks_what_was_undone
     write_files(
         top,
         {
-            "memory/MEMORY.md": "- [A](a.md) — a\n- [B](b.md) — b\n",
-            "memory/a.md": memory("a"),
-            "memory/b.md": memory("b"),
+            "memory/MEMORY.md": "".join(f"- [{n.upper()}]({n}.md) — {n}\n" for n in "abcde"),
+            **{f"memory/{n}.md": memory(n) for n in "abcde"},
         },
     )
     init_repo(top)
     store = str(top / "memory")
-    assert run("verify", store, "a.md", "b.md").returncode == 0
+    assert run("verify", store, *(f"{n}.md" for n in "abcde")).returncode == 0
     assert run("archive", store, "a.md", "--reason", "old").returncode == 0
     assert run("undo", store).returncode == 0
     lines = run("history", store).stdout.splitlines()
     assert lines[0].split()[1] == "undo"
     assert "archive (undone)" in lines[1] and "— old" in lines[1]
-    assert "verify" in lines[2] and "memory/a.md, memory/b.md" in lines[2] and "(undone)" not in lines[2]
+    every = ", ".join(f"memory/{n}.md" for n in "abcde")  # all five, none left as "… 2 more"
+    assert "verify" in lines[2] and every in lines[2] and "(undone)" not in lines[2]
 
 
 def test_init_refuses_a_secret_and_allow_secret_commits_it_saying_so(tmp_path: Path) -> None:

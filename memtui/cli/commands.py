@@ -481,7 +481,7 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(("no revoked rules" if args.revoked else "no memtui events") + (" for that memory" if args.file else ""))
     for e in events:
         action = e.action + (" (redo)" if e.reapplies else "") + (" (undone)" if e.commit in undone else "")
-        names = ", ".join(e.memories[:3]) + (f", … {len(e.memories) - 3} more" if len(e.memories) > 3 else "")
+        names = ", ".join(e.memories)  # every one: the record is read back to learn what a decision retired
         line = f"{e.date[:10]}  {action:16} {_safe(names or e.memory)}"
         if e.superseded_by:
             line += f"  → {_safe(e.superseded_by)}"
