@@ -69,8 +69,10 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 def _japanese(text: str) -> bool:
     """Whether a text is written in Japanese: kana make a tenth of its kana and kanji at least (they make a quarter
     to two thirds of Japanese prose), not a Chinese note naming one katakana word (ポケモン)."""
+    if _KANA.search(text) is None:
+        return False
     kana = len(_KANA.findall(text))
-    return kana > 0 and kana * 10 >= kana + len(_HAN.findall(text))
+    return kana * 10 >= kana + len(_HAN.findall(text))
 
 
 _MONTHS = (
@@ -307,6 +309,10 @@ def _resolve_ja(m: re.Match[str], anchor: dt.date) -> Resolved:
     return _counted(_KANJI_NUMBERS.get(number) or int(number), m.group("ju"), m.group("jdir") == "後", anchor)
 
 
+# A character each Korean or Japanese phrase holds (a search for one character is the fastest): 어제/어젯밤, 그저께,
+# 오늘, 내일/3일, 모레, 주, 달, 작년/내년/내후년, 올해, 개월, 이틀, 사흘/나흘; 日, 週, 月, 年, 朝, 夜, 晩
+_KO_MARKS = "어께늘일레주달년해월틀흘"
+_JA_MARKS = "日週月年朝夜晩"
 _MARKERS = (
     "tomorrow",
     "yesterday",
@@ -328,32 +334,8 @@ _MARKERS = (
     "年",
     "晚",
     "早",
-    "어제",
-    "그저께",
-    "오늘",
-    "내일",
-    "모레",
-    "주",
-    "달",
-    "작년",
-    "올해",
-    "내년",
-    "내후년",
-    "일 전",
-    "일 후",
-    "일 뒤",
-    "일전",
-    "일후",
-    "일뒤",
-    "개월",
-    "이틀",
-    "사흘",
-    "나흘",
-    "日",
-    "週",
-    "夜",
-    "晩",
-    "朝",
+    *_KO_MARKS,
+    *(mark for mark in _JA_MARKS if mark not in "月年"),  # the Chinese ones above
 )
 _IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
 
@@ -425,7 +407,8 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
     if not _may_hold_relative_date(text):
         return found
     in_code = False
-    japanese = _japanese(text)
+    korean = not text.isascii() and any(mark in text for mark in _KO_MARKS)
+    japanese = not text.isascii() and any(mark in text for mark in _JA_MARKS) and _japanese(text)
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
         if _FENCE.match(line):
@@ -458,12 +441,22 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
             if m.group("phrase") == "今天" and clean[m.end() : m.end() + 1] == "的":
                 continue  # "今天的数据" is today's data whenever it runs, as "today's" is in English
             found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_zh, m)))
-        for m in _KO.finditer(clean):
-            if _ko_kept(clean, m):
-                found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ko, m)))
-        for m in _JA.finditer(clean) if japanese else ():
-            if _ja_kept(clean, m):
-                found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ja, m)))
+        if korean or japanese:
+            found += _korean_and_japanese(clean, number, at, korean=korean, japanese=japanese)
+    return found
+
+
+def _korean_and_japanese(
+    clean: str, number: int, at: list[int], *, korean: bool, japanese: bool
+) -> list[tuple[str, int, int, Resolver]]:
+    """The Korean and Japanese phrases of a line (`_phrases`), from `clean` (the line without code) and `at`."""
+    found: list[tuple[str, int, int, Resolver]] = []
+    for m in _KO.finditer(clean) if korean else ():
+        if _ko_kept(clean, m):
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ko, m)))
+    for m in _JA.finditer(clean) if japanese else ():
+        if _ja_kept(clean, m):
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ja, m)))
     return found
 
 
