@@ -97,6 +97,7 @@ def test_korean_and_japanese_ranges_are_said_as_ranges_in_their_language(
         "안내일정을 확인한다.",
         "오늘의 데이터를 쓴다.",  # today's data, whenever it runs
         "마감 3일 전에 알림을 보낸다.",  # three days before the deadline
+        "그 3일 전에 공지했다.",  # three days before that
         "5월 3일 전에 끝낸다.",  # before 3 May
         "SetTimer 16ms≈60fps 오전제 사례.",  # KoEnVue's MEMORY.md: a wrong premise
         '필드 값은 "내일"이다.',

@@ -51,8 +51,9 @@ _KO = re.compile(
     r"(?P<kdir>전|후|뒤)"
     r")"
 )
-# Japanese, found only in a text written in Japanese (`_japanese`): Chinese writes 今日, 明日 and 昨日 too, mostly in names
-# (今日推荐, 明日进化建议, 昨日换手前十). Not after another kanji (the lookbehind): 説明日本語, 優先月次, 将来年金.
+# Japanese, found only in a text written in Japanese (`_japanese`): Chinese writes 今日, 明日 and 昨日 too,
+# mostly in names (今日推荐, 明日进化建议, 昨日换手前十). Not after another kanji (the lookbehind): 説明日本語,
+# 優先月次, 将来年金 are other words.
 _JA = re.compile(
     r"(?<![\u4e00-\u9fff々\d])(?P<phrase>"
     r"(?P<jday>一昨日|昨日(?!今日)|昨夜|今日(?!では|でも|的)|本日|今朝|今夜|今晩|明日(?![香葉])|明朝|明後日)|"
@@ -67,8 +68,8 @@ _HAN = re.compile(r"[\u4e00-\u9fff]")
 
 
 def _japanese(text: str) -> bool:
-    """Whether a text is written in Japanese: kana make a tenth of its kana and kanji at least (they make a quarter
-    to two thirds of Japanese prose), not a Chinese note naming one katakana word (ポケモン)."""
+    """Whether a text is written in Japanese: a tenth of its kana and kanji at least are kana (half of
+    fixed-cam-vr's memories and more), not a Chinese note naming one katakana word (ポケモン)."""
     if _KANA.search(text) is None:
         return False
     kana = len(_KANA.findall(text))
@@ -372,7 +373,9 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
     """Relative date phrases on lines that carry no absolute date, outside code blocks, counted from `anchor`.
 
     Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一"), durations
-    ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today").
+    ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today"), words that only
+    hold a date's characters (다음 주제, 오늘날, 説明日本語), a count of days from an event (마감 3일 전,
+    リリースの3日前), and 今日, 明日 and 昨日 in a text not written in Japanese (Chinese names: 今日推荐).
     Reported with a `span` instead of a one-day date: ranges ("this week", "last month", "明年").
     """
     return [
@@ -473,7 +476,7 @@ _KO_ENDINGS = frozenset(
 # 다음 주 after a bare noun is most often a terse note's next week ("서울 기준 다음주 금요일"), so it is kept.
 _KO_PARTICLE_ENDS = frozenset("은는이가을를에서도고며면만요다께엔로와과데지게니나야")
 _KO_WORD_REST = re.compile(r"[가-힣]{0,8}")  # longer than any ending: then it is another word
-_KO_ADVERBS = frozenset("약 대략 불과 겨우 바로 벌써 이미 딱 대충 거의 정확히 그".split())  # noqa: SIM905
+_KO_ADVERBS = frozenset("약 대략 불과 겨우 바로 벌써 이미 딱 대충 거의 정확히".split())  # noqa: SIM905
 
 
 def _ko_kept(line: str, m: re.Match[str]) -> bool:
