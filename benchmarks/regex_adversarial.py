@@ -95,6 +95,11 @@ UNITS = (
     "下周",
     "月",
     "每",
+    "다음 ",
+    "1일 ",
+    "내일",
+    "あ1日前",  # kana: the Japanese dates are looked for
+    "あ来週",
     "[",
     "](",
     "- [a](",

@@ -1,4 +1,5 @@
-"""Relative dates ("tomorrow", "next Thursday", "明天") that mean nothing a week later, with a suggested absolute date."""
+"""Relative dates ("tomorrow", "next Thursday", "明天", "다음 주 목요일", "来週の木曜日") that mean nothing a week later,
+with a suggested absolute date."""
 
 from __future__ import annotations
 
@@ -14,7 +15,11 @@ from memtui.analysis.written import FIRST_COMMIT, Base, WritingDates, base_for
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
-_ABSOLUTE = re.compile(r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\d{4}年\d{1,2}月\d{1,2}日")
+KO_WEEKDAYS = {"월": 0, "화": 1, "수": 2, "목": 3, "금": 4, "토": 5, "일": 6}
+JA_WEEKDAYS = {"月": 0, "火": 1, "水": 2, "木": 3, "金": 4, "土": 5, "日": 6}
+_ABSOLUTE = re.compile(
+    r"\b\d{4}-\d{2}-\d{2}\b|\b\d{4}/\d{1,2}/\d{1,2}\b|\d{4}年\d{1,2}月\d{1,2}日|\d{4}년 ?\d{1,2}월 ?\d{1,2}일"
+)
 _FENCE = re.compile(r"^\s*(```|~~~)")
 
 _EN = re.compile(
@@ -33,6 +38,42 @@ _ZH = re.compile(
     r"(?P<zmrel>下个|上个|这个|本)月(?!\d)|月底|周末|明年|去年|今年)"
 )
 _NUMBERS = {"a": 1, "one": 1, "two": 2, "three": 3}
+
+# Korean: a word starts after a space or a mark (the lookbehind); what follows it in its word is checked in
+# `_ko_kept` (particles only: 다음 주에 is next week, 다음 주제 the next topic).
+_KO = re.compile(
+    r"(?<![가-힣\d])(?P<phrase>"
+    r"(?P<kday>그저께|어젯밤|어제|오늘|내일|모레)|"
+    r"(?P<krel>다다음|이번|다음|지난|저번) ?주(?P<kend>말)?(?: ?(?P<kwd>[월화수목금토일])요일)?|"
+    r"(?P<kmrel>다다음|이번|다음|지난|저번) ?달|"
+    r"(?P<kyear>재작년|작년|올해|내년|내후년)|"
+    r"(?:(?P<kn>\d+) ?(?P<ku>일|주일?|개월|달)|(?P<kw>한|두|세) ?(?P<ku2>주일?|달)|(?P<kd>이틀|사흘|나흘)) ?"
+    r"(?P<kdir>전|후|뒤)"
+    r")"
+)
+# Japanese, found only in a text written in Japanese (`_japanese`): Chinese writes 今日, 明日 and 昨日 too,
+# mostly in names (今日推荐, 明日进化建议, 昨日换手前十). Not after another kanji (the lookbehind): 説明日本語,
+# 優先月次, 将来年金 are other words.
+_JA = re.compile(
+    r"(?<![\u4e00-\u9fff々\d])(?P<phrase>"
+    r"(?P<jday>一昨日|昨日(?!今日)|昨夜|今日(?!では|でも|的)|本日|今朝|今夜|今晩|明日(?![香葉])|明朝|明後日)|"
+    r"(?P<jrel>再来|来|今|先々|先)週(?:(?P<jend>末)|の?(?P<jwd>[月火水木金土日])曜日?)?|"
+    r"(?P<jmrel>再来|来|今|先々|先)月|"
+    r"(?P<jyear>一昨年|昨年|来年|再来年)|"
+    r"(?P<jn>\d+|[一二三四五六七八九十])(?P<ju>日|週間|週|[ヶヵかカケ箇]月)(?P<jdir>前(?![後半倒])|後(?![半回]))"
+    r")"
+)
+_KANA = re.compile(r"[\u3041-\u3096\u30a1-\u30fa]")
+_HAN = re.compile(r"[\u4e00-\u9fff]")
+
+
+def _japanese(text: str) -> bool:
+    """Whether a text is written in Japanese: a tenth of its kana and kanji at least are kana (half of
+    fixed-cam-vr's memories and more), not a Chinese note naming one katakana word (ポケモン)."""
+    if _KANA.search(text) is None:
+        return False
+    kana = len(_KANA.findall(text))
+    return kana * 10 >= kana + len(_HAN.findall(text))
 
 
 _MONTHS = (
@@ -79,22 +120,33 @@ class RelativeDate:
             return self.suggestion.isoformat()
         if self.span is None:
             return None
-        return _span_text(*self.span, chinese=_chinese(self.phrase))
+        return _span_text(*self.span, language=_language(self.phrase))
 
 
-def _chinese(phrase: str) -> bool:
-    return any("\u4e00" <= ch <= "\u9fff" for ch in phrase)
+def _language(phrase: str) -> str:
+    """The language a phrase says a range in: "ko", "ja" (a week: 来週, 今週末), "zh" (other kanji, which Japanese
+    writes as Chinese does: 2026年10月) or "en"."""
+    if any("\uac00" <= ch <= "\ud7a3" for ch in phrase):
+        return "ko"
+    if "週" in phrase:
+        return "ja"
+    return "zh" if any("\u4e00" <= ch <= "\u9fff" for ch in phrase) else "en"
 
 
-def _span_text(first: dt.date, last: dt.date, *, chinese: bool) -> str:
-    """A span of days said absolutely, in the phrase's language: "2027", "October 2026", "the week of 2026-11-16"."""
+_SPAN_MARKS = {"zh": "—", "ja": "〜", "ko": "~"}
+
+
+def _span_text(first: dt.date, last: dt.date, *, language: str) -> str:
+    """A span of days said absolutely, in the phrase's language: "2027", "October 2026", "the week of 2026-11-16",
+    "2026年10月", "2026년 10월", "2026-11-16〜2026-11-22"."""
+    year, month = first.year, first.month
     if (first.month, first.day, last.month, last.day) == (1, 1, 12, 31):
-        return f"{first.year}年" if chinese else str(first.year)
+        return {"en": str(year), "ko": f"{year}년"}.get(language, f"{year}年")
     if first.day == 1 and last == _month_end(first):
-        return f"{first.year}年{first.month}月" if chinese else f"{_MONTHS[first.month - 1]} {first.year}"
-    if chinese:
-        return f"{first.isoformat()}—{last.isoformat()}"
-    return f"the {'weekend' if first.weekday() == 5 else 'week'} of {first.isoformat()}"
+        return {"en": f"{_MONTHS[month - 1]} {year}", "ko": f"{year}년 {month}월"}.get(language, f"{year}年{month}月")
+    if language == "en":
+        return f"the {'weekend' if first.weekday() == 5 else 'week'} of {first.isoformat()}"
+    return f"{first.isoformat()}{_SPAN_MARKS[language]}{last.isoformat()}"
 
 
 def _next_weekday(anchor: dt.date, weekday: int, *, strictly_next_week: bool = False) -> dt.date:
@@ -186,6 +238,82 @@ def _resolve_zh(m: re.Match[str], anchor: dt.date) -> Resolved:
     return None
 
 
+def _week_of(anchor: dt.date, step: int, weekday: int | None = None, *, weekend: bool = False) -> Resolved:
+    """The week `step` weeks from `anchor`'s (Monday to Sunday), its weekend, or one `weekday` of it."""
+    monday = anchor - dt.timedelta(days=anchor.weekday()) + dt.timedelta(weeks=step)
+    if weekend:
+        saturday = monday + dt.timedelta(days=5)
+        return saturday, saturday + dt.timedelta(days=1)
+    return monday + dt.timedelta(days=weekday) if weekday is not None else _week(monday)
+
+
+def _counted(count: int, unit: str, ahead: bool, anchor: dt.date) -> dt.date:
+    """`count` days (일, 日), weeks (주, 주일, 週, 週間) or months (of 30 days, as in English) before or after `anchor`."""
+    days = count * (1 if unit in ("일", "日") else 7 if unit[0] in "주週" else 30)
+    return anchor + dt.timedelta(days=days if ahead else -days)
+
+
+_KO_STEPS = {"다다음": 2, "다음": 1, "이번": 0, "지난": -1, "저번": -1}
+_KO_DAYS = {"그저께": -2, "어젯밤": -1, "어제": -1, "오늘": 0, "내일": 1, "모레": 2}
+_KO_YEARS = {"재작년": -2, "작년": -1, "올해": 0, "내년": 1, "내후년": 2}
+_KO_NATIVE = {"한": 1, "두": 2, "세": 3, "이틀": 2, "사흘": 3, "나흘": 4}
+
+
+def _resolve_ko(m: re.Match[str], anchor: dt.date) -> Resolved:
+    if m.group("kday"):
+        return anchor + dt.timedelta(days=_KO_DAYS[m.group("kday")])
+    if m.group("krel"):
+        wd = m.group("kwd")
+        weekday = KO_WEEKDAYS[wd] if wd else None
+        return _week_of(anchor, _KO_STEPS[m.group("krel")], weekday, weekend=bool(m.group("kend")))
+    if m.group("kmrel"):
+        return _month(anchor.year, anchor.month - 1 + _KO_STEPS[m.group("kmrel")])
+    if m.group("kyear"):
+        return _year(anchor.year + _KO_YEARS[m.group("kyear")])
+    ahead = m.group("kdir") != "전"
+    if m.group("kd"):
+        return _counted(_KO_NATIVE[m.group("kd")], "일", ahead, anchor)
+    count = int(m.group("kn")) if m.group("kn") else _KO_NATIVE[m.group("kw")]
+    return _counted(count, m.group("ku") or m.group("ku2"), ahead, anchor)
+
+
+_JA_STEPS = {"再来": 2, "来": 1, "今": 0, "先": -1, "先々": -2}
+_JA_DAYS = {
+    "一昨日": -2,
+    "昨日": -1,
+    "昨夜": -1,
+    "今日": 0,
+    "本日": 0,
+    "今朝": 0,
+    "今夜": 0,
+    "今晩": 0,
+    "明日": 1,
+    "明朝": 1,
+    "明後日": 2,
+}
+_JA_YEARS = {"一昨年": -2, "昨年": -1, "来年": 1, "再来年": 2}
+_KANJI_NUMBERS = {c: i for i, c in enumerate("一二三四五六七八九十", 1)}
+
+
+def _resolve_ja(m: re.Match[str], anchor: dt.date) -> Resolved:
+    if m.group("jday"):
+        return anchor + dt.timedelta(days=_JA_DAYS[m.group("jday")])
+    if m.group("jrel"):
+        wd = m.group("jwd")
+        weekday = JA_WEEKDAYS[wd] if wd else None
+        return _week_of(anchor, _JA_STEPS[m.group("jrel")], weekday, weekend=bool(m.group("jend")))
+    if m.group("jmrel"):
+        return _month(anchor.year, anchor.month - 1 + _JA_STEPS[m.group("jmrel")])
+    if m.group("jyear"):
+        return _year(anchor.year + _JA_YEARS[m.group("jyear")])
+    number = m.group("jn")
+    return _counted(_KANJI_NUMBERS.get(number) or int(number), m.group("ju"), m.group("jdir") == "後", anchor)
+
+
+# A character each Korean or Japanese phrase holds (a search for one character is the fastest): 어제/어젯밤, 그저께,
+# 오늘, 내일/3일, 모레, 주, 달, 작년/내년/내후년, 올해, 개월, 이틀, 사흘/나흘; 日, 週, 月, 年, 朝, 夜, 晩
+_KO_MARKS = "어께늘일레주달년해월틀흘"
+_JA_MARKS = "日週月年朝夜晩"
 _MARKERS = (
     "tomorrow",
     "yesterday",
@@ -207,6 +335,8 @@ _MARKERS = (
     "年",
     "晚",
     "早",
+    *_KO_MARKS,
+    *(mark for mark in _JA_MARKS if mark not in "月年"),  # the Chinese ones above
 )
 _IN_N = re.compile(r"\bin\s+(?:\d+|a|one|two|three)\s+(?:day|week|month)", re.IGNORECASE)
 
@@ -243,7 +373,9 @@ def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]
     """Relative date phrases on lines that carry no absolute date, outside code blocks, counted from `anchor`.
 
     Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一"), durations
-    ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today").
+    ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today"), words that only
+    hold a date's characters (다음 주제, 오늘날, 説明日本語), a count of days from an event (마감 3일 전,
+    リリースの3日前), and 今日, 明日 and 昨日 in a text not written in Japanese (Chinese names: 今日推荐).
     Reported with a `span` instead of a one-day date: ranges ("this week", "last month", "明年").
     """
     return [
@@ -278,6 +410,8 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
     if not _may_hold_relative_date(text):
         return found
     in_code = False
+    korean = not text.isascii() and any(mark in text for mark in _KO_MARKS)
+    japanese = not text.isascii() and any(mark in text for mark in _JA_MARKS) and _japanese(text)
     lines = text.splitlines()
     for number, line in enumerate(lines, 1):
         if _FENCE.match(line):
@@ -310,7 +444,74 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
             if m.group("phrase") == "今天" and clean[m.end() : m.end() + 1] == "的":
                 continue  # "今天的数据" is today's data whenever it runs, as "today's" is in English
             found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_zh, m)))
+        if korean or japanese:
+            found += _korean_and_japanese(clean, number, at, korean=korean, japanese=japanese)
     return found
+
+
+def _korean_and_japanese(
+    clean: str, number: int, at: list[int], *, korean: bool, japanese: bool
+) -> list[tuple[str, int, int, Resolver]]:
+    """The Korean and Japanese phrases of a line (`_phrases`), from `clean` (the line without code) and `at`."""
+    found: list[tuple[str, int, int, Resolver]] = []
+    for m in _KO.finditer(clean) if korean else ():
+        if _ko_kept(clean, m):
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ko, m)))
+    for m in _JA.finditer(clean) if japanese else ():
+        if _ja_kept(clean, m):
+            found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_ja, m)))
+    return found
+
+
+# What may follow a Korean date in its word: particles and the copula ("다음 주에", "내일까지", "지난달이었다").
+# Anything else makes it part of another word: 다음 주제 (the next topic), 다음 주의사항, 오늘날 (nowadays).
+_KO_ENDINGS = frozenset(
+    "은 는 이 가 을 를 에 에는 에도 에서 에서는 에야 의 도 만 만에 까지 까지는 까지도 까지만 부터 부터는 부터도 "  # noqa: SIM905
+    "쯤 쯤에 쯤은 경 경에 께 께는 중 중에 중에는 중으로 중엔 내 내에 내로 안 안에 안으로 로 으로 엔 와 과 랑 이랑 하고 "
+    "이나 나 이다 이고 이며 이면 이지만 이라 이라고 라고 이라서 이라도 인 인데 이었다 였다 이었고 였고 입니다 이에요 "
+    "예요 이야 야 처럼 보다 밤 밤에 밤까지 이후 이전".split()
+)
+# The word before a count of days counted from an event ("마감 3일 전": three days before the deadline): a bare
+# noun, not one ending in a particle or a verb's ending ("우리는 3일 전에", "배포했고 3일 후"), nor an adverb ("약").
+# 다음 주 after a bare noun is most often a terse note's next week ("서울 기준 다음주 금요일"), so it is kept.
+_KO_PARTICLE_ENDS = frozenset("은는이가을를에서도고며면만요다께엔로와과데지게니나야")
+_KO_WORD_REST = re.compile(r"[가-힣]{0,8}")  # longer than any ending: then it is another word
+_KO_ADVERBS = frozenset("약 대략 불과 겨우 바로 벌써 이미 딱 대충 거의 정확히".split())  # noqa: SIM905
+
+
+def _ko_kept(line: str, m: re.Match[str]) -> bool:
+    """Whether a Korean match is a relative date: a whole word, not named in quotes, not "today's" (오늘의, as
+    今天的 and "today's" are not), not counted from an event named before it."""
+    rest = _KO_WORD_REST.match(line, m.end())
+    ending = rest.group() if rest else ""
+    if ending and ending not in _KO_ENDINGS:
+        return False
+    if _quoted(line, m.start(), m.end()) or (m.group("kday") == "오늘" and ending == "의"):
+        return False
+    if m.group("kdir"):
+        near = line[max(0, m.start() - 20) : m.start()]
+        word = near.split()[-1] if near.endswith(" ") and near.strip() else ""
+        if word and word not in _KO_ADVERBS and "가" <= word[-1] <= "힣" and word[-1] not in _KO_PARTICLE_ENDS:
+            return False  # "마감 3일 전": three days before the deadline, whenever that is
+    return True
+
+
+_JA_AFTER_EVENT = re.compile(r"(?:の|(?<!今)から)$")
+
+
+def _ja_kept(line: str, m: re.Match[str]) -> bool:
+    """Whether a Japanese match is a relative date: not every week (毎週), not named in quotes, not "today's" (今日の,
+    本日の), and a count of days not counted from an event ("リリースの3日前", "締切3日前", "開始から2週間後")."""
+    start = m.start()
+    if line[start - 1 : start] in ("毎", "各") or _quoted(line, start, m.end()):
+        return False
+    if m.group("jday") in ("今日", "本日") and line[m.end() : m.end() + 1] == "の":
+        return False
+    if m.group("jn"):
+        before = line[max(0, start - 2) : start]
+        if _JA_AFTER_EVENT.search(before) or (before and re.match(r"[\u30a0-\u30ffA-Za-z0-9]", before[-1])):
+            return False
+    return True
 
 
 _DURATION_BEFORE = re.compile(r"(?i)\b(?:times|twice|thrice|instances?|all|everything)\s+$")
@@ -479,35 +680,45 @@ def dated_hits(
 
 
 def names_range(phrase: str) -> bool:
-    """Whether a relative date phrase ("last month", "this week", "明年") names a span of days, not one day."""
+    """Whether a relative date phrase ("last month", "this week", "明年", "다음 달", "来週") names a span of days, not one
+    day."""
     anchor = dt.date(2001, 1, 1)  # any day: the shape of the answer does not depend on it
-    en = _EN.fullmatch(phrase.strip())
-    if en is not None:
-        return isinstance(_resolve_en(en, anchor), tuple)
-    zh = _ZH.fullmatch(phrase.strip())
-    return zh is not None and isinstance(_resolve_zh(zh, anchor), tuple)
+    resolvers: tuple[tuple[re.Pattern[str], Callable[[re.Match[str], dt.date], Resolved]], ...] = (
+        (_EN, _resolve_en),
+        (_ZH, _resolve_zh),
+        (_KO, _resolve_ko),
+        (_JA, _resolve_ja),
+    )
+    for pattern, resolve in resolvers:
+        m = pattern.fullmatch(phrase.strip())
+        if m is not None:
+            return isinstance(resolve(m, anchor), tuple)
+    return False
 
 
 # a month's name starts a word (the lookbehind): a search stays linear, though these are only matched whole
 _TYPED_MONTH = re.compile(
-    r"(?P<y>\d{4})-(?P<m>\d{1,2})|(?P<zy>\d{4})年(?P<zm>\d{1,2})月|(?P<name>(?<![A-Za-z])[A-Za-z]+)\s+(?P<ny>\d{4})"
+    r"(?P<y>\d{4})-(?P<m>\d{1,2})|(?P<zy>\d{4})年(?P<zm>\d{1,2})月|(?P<ky>\d{4})년 ?(?P<km>\d{1,2})월"
+    r"|(?P<name>(?<![A-Za-z])[A-Za-z]+)\s+(?P<ny>\d{4})"
 )
-_TYPED_YEAR = re.compile(r"(\d{4})年?")
+_TYPED_YEAR = re.compile(r"(\d{4})[年년]?")
 
 
 def read_typed(value: str) -> Resolved:
-    """The day (2026-10-14), month (2026-10, "October 2026", "2026年10月") or year (2027, "2027年") a person gave,
-    a month or year as its first and last day. Raises ValueError for anything else."""
+    """The day (2026-10-14), month (2026-10, "October 2026", "2026年10月", "2026년 10월") or year (2027, "2027年",
+    "2027년") a person gave, a month or year as its first and last day. Raises ValueError for anything else."""
     value = " ".join(value.split())
     month = _TYPED_MONTH.fullmatch(value)
     if month is not None:
         names = [name.lower() for name in _MONTHS]
         if month["name"] and month["name"].lower() not in names:
             raise ValueError(f"{value!r} names no month")
-        number = names.index(month["name"].lower()) + 1 if month["name"] else int(month["m"] or month["zm"])
+        digits = month["m"] or month["zm"] or month["km"]
+        number = names.index(month["name"].lower()) + 1 if month["name"] else int(digits)
         if not 1 <= number <= 12:
             raise ValueError(f"{value!r} names no month")
-        return _month(int(month["y"] or month["zy"] or month["ny"]), number - 1)  # year 0 raises ValueError
+        year = month["y"] or month["zy"] or month["ky"] or month["ny"]
+        return _month(int(year), number - 1)  # year 0 raises ValueError
     year = _TYPED_YEAR.fullmatch(value)
     if year is not None:
         return _year(int(year[1]))
@@ -515,7 +726,7 @@ def read_typed(value: str) -> Resolved:
 
 
 _WEEK_OF = re.compile(r"the (?P<kind>week|weekend) of \d{4}-\d{2}-\d{2}")
-_ZH_SPAN = re.compile(r"(?P<first>\d{4}-\d{2}-\d{2})—(?P<last>\d{4}-\d{2}-\d{2})")
+_CJK_SPAN = re.compile(r"(?P<first>\d{4}-\d{2}-\d{2})[—〜~](?P<last>\d{4}-\d{2}-\d{2})")
 
 
 def what_it_names(written: str) -> str:
@@ -526,7 +737,7 @@ def what_it_names(written: str) -> str:
     week = _WEEK_OF.fullmatch(value)
     if week is not None:
         return week["kind"]
-    span = _ZH_SPAN.fullmatch(value)
+    span = _CJK_SPAN.fullmatch(value)
     try:
         read = (
             (dt.date.fromisoformat(span["first"]), dt.date.fromisoformat(span["last"])) if span else read_typed(value)
@@ -552,7 +763,7 @@ def written_as(typed: str, phrase: str, proposal: str | None = None) -> str:
 
     memtui's `proposal` given back as offered is written as it is ("the week of 2026-11-16" too); a day is written
     as an ISO date, whatever the phrase; a month or a year only for a phrase that names a range ("last month"),
-    said as a range is ("October 2026", "2026年10月"): for "tomorrow", "2026-11" is a day half typed. Raises
+    said as a range is ("October 2026", "2026年10月", "2026년 10월"): for "tomorrow", "2026-11" is a day half typed. Raises
     ValueError, saying what may be given, for anything else.
     """
     value = " ".join(typed.split())
@@ -566,7 +777,7 @@ def written_as(typed: str, phrase: str, proposal: str | None = None) -> str:
     if isinstance(read, dt.date):
         return read.isoformat()
     if read is not None and ranged:
-        return _span_text(*read, chinese=_chinese(phrase))
+        return _span_text(*read, language=_language(phrase))
     if ranged:
         raise ValueError(f"{value!r} is not a day like 2026-10-14, a month like 2026-10 or a year like 2027")
     raise ValueError(f"{value!r} is not a day like 2026-12-03")

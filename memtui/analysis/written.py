@@ -59,9 +59,9 @@ def _written_again_after(known: WritingDates, day: dt.date) -> str | None:
 
 
 def _dates_in(text: str) -> set[dt.date]:
-    """The absolute dates written in a text (2026-03-04, 2026/3/4, 2026年3月4日), as days."""
+    """The absolute dates written in a text (2026-03-04, 2026/3/4, 2026年3月4日, 2026년 3월 4일), as days."""
     found = set()
-    for m in re.finditer(r"(\d{4})[-/年](\d{1,2})[-/月](\d{1,2})", text):
+    for m in re.finditer(r"(\d{4})(?:[-/年]|년 ?)(\d{1,2})(?:[-/月]|월 ?)(\d{1,2})", text):
         try:
             found.add(dt.date(int(m.group(1)), int(m.group(2)), int(m.group(3))))
         except ValueError:
