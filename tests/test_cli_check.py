@@ -52,6 +52,19 @@ def test_json_shape_and_exit_code_one_on_errors(tmp_path: Path) -> None:
     assert _snapshot(tmp_path) == before  # check never writes
 
 
+def test_an_archived_memory_has_no_age_in_the_json(tmp_path: Path) -> None:
+    """A trial read `"freshness": "fresh", "age_days": 0` on a memory archived months after it was written."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "a.md").write_text(memory("a", "project", updated="2026-10-01"))
+    (store / "b.md").write_text(memory("b", "project", updated="2026-11-29", status="archived"))
+    out = run("check", str(store), "--json", "--today", "2026-11-30")
+    rows = {m["path"]: m for m in json.loads(out.stdout)["memories"]}
+    assert rows["b.md"]["status"] == "archived"
+    assert rows["b.md"]["freshness"] is None and rows["b.md"]["age_days"] is None
+    assert rows["a.md"]["freshness"] == "stale" and rows["a.md"]["age_days"] == 60
+
+
 def test_exit_zero_without_errors_and_text_report(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()

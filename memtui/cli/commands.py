@@ -203,8 +203,9 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False, ever
                     "type": m.type,
                     "name": m.name,
                     "status": m.status,
-                    "freshness": report.freshness[m.path].badge,
-                    "age_days": report.freshness[m.path].age_days,
+                    # an archived memory is not loaded, and its archive commit is no writing day: it has no age
+                    "freshness": report.freshness[m.path].badge if m.is_active else None,
+                    "age_days": report.freshness[m.path].age_days if m.is_active else None,
                 }
                 for m in store.memories
             ],
