@@ -482,7 +482,10 @@ def cmd_history(args: argparse.Namespace) -> int:
         print(("no revoked rules" if args.revoked else "no memtui events") + (" for that memory" if args.file else ""))
     for e in events:
         action = e.action + (" (redo)" if e.reapplies else "") + (" (undone)" if e.commit in undone else "")
-        names = ", ".join(e.memories)  # every one: the record is read back to learn what a decision retired
+        # a decision names every memory (history is read back to learn what it retired); a record of what the agent
+        # wrote may hold a whole store's first commit: three, and how many more
+        shown = e.memories if e.action != "agent-write" else e.memories[:3]
+        names = ", ".join(shown) + (f", … {len(e.memories) - len(shown)} more" if len(e.memories) > len(shown) else "")
         line = f"{e.date[:10]}  {action:16} {_safe(names or e.memory)}"
         if e.superseded_by:
             line += f"  → {_safe(e.superseded_by)}"
