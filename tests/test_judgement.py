@@ -75,6 +75,13 @@ def test_an_abbreviation_does_not_end_a_claim() -> None:
     assert "Keep one source, i.e. The server." in claims and "Tests run daily." in claims, claims
 
 
+def test_a_claim_is_quoted_in_the_memorys_own_words() -> None:
+    """A trial could not find a card's quote in the file: `check_history` was quoted "check history", bold lost."""
+    [claim] = split_claims("", "- State moved to PG: `check_history` and **status** live in one place now.")
+    assert claim.quote == "State moved to PG: `check_history` and **status** live in one place now."
+    assert "`" not in claim.text and "**" not in claim.text, "compared without the Markdown"
+
+
 def test_the_shipped_model_and_background_load_and_give_probabilities() -> None:
     model = load_model()
     assert model is not None and model.features == FEATURES

@@ -197,6 +197,13 @@ class Claim:
     """Case- and space-folded text: two claims with the same `norm` say the same thing word for word."""
     heading: bool = False
     """A Markdown heading: it counts for coverage and revisions, but a dated heading conflicts with nothing."""
+    source: str = field(default="", compare=False, repr=False)
+    """The claim as the memory writes it (Markdown and all, spaces folded); `text` is cleaned for comparing."""
+
+    @property
+    def quote(self) -> str:
+        """What a finding quotes: the memory's own words, so the person finds them in the file."""
+        return self.source or self.text
 
     @cached_property
     def negated(self) -> frozenset[str]:
@@ -282,7 +289,8 @@ def split_claims(description: str, body: str, limit: int = MAX_CLAIMS) -> tuple[
         if norm in seen:
             continue
         seen.add(norm)
-        out.append(Claim(text=text, tokens=toks, norm=norm, heading=heading))
+        source = " ".join(piece.lstrip("\x00").split())
+        out.append(Claim(text=text, tokens=toks, norm=norm, heading=heading, source=source))
         if len(out) >= limit:
             break
     return tuple(out)

@@ -215,16 +215,16 @@ def _quote(ev: Evidence, kind: str) -> tuple[str, str, str]:
             or cmp.conflict.get("moved")
             or max(cmp.conflict.values(), key=lambda x: (len(x.cues), x.similarity))
         )
-        return al.older.text, al.newer.text, al.detail
+        return al.older.quote, al.newer.quote, al.detail
     revision = ev.features[FEATURES.index("revision")]
     if kind == "contradiction" and revision and cmp.dropped_claim is not None and cmp.added_claim is not None:
-        return cmp.dropped_claim.text, cmp.added_claim.text, "the newer memory rewrites this claim"
+        return cmp.dropped_claim.quote, cmp.added_claim.quote, "the newer memory rewrites this claim"
     if kind == "contradiction" and cmp.best is not None:
-        return cmp.best.older.text, cmp.best.newer.text, "; ".join(ev.score.cues.values())
+        return cmp.best.older.quote, cmp.best.newer.quote, "; ".join(ev.score.cues.values())
     if kind == "contradiction":
         return "", "", "; ".join(ev.score.cues.values())
     if cmp.best is not None:
-        return cmp.best.older.text, cmp.best.newer.text, "same content"
+        return cmp.best.older.quote, cmp.best.newer.quote, "same content"
     return "", "", "same content"
 
 
