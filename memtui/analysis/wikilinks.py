@@ -17,6 +17,7 @@ memory it most likely means when only a type prefix tells them apart (`[[harness
 
 from __future__ import annotations
 
+import bisect
 import os
 import re
 from collections import defaultdict
@@ -67,8 +68,9 @@ def wikilinks(text: str) -> list[WikiLink]:
             fence = opened.group(1)
         elif "[[" in line:
             code = _code_spans(line)
+            starts = [a for a, _ in code]
             for match in _LINK.finditer(line):
-                if any(a <= match.start() < b for a, b in code):
+                if _in_code(code, starts, match.start()):
                     continue
                 inner = match.group(1)
                 cut = min((i for i in (inner.find("|"), inner.find("#")) if i >= 0), default=len(inner))
@@ -83,19 +85,31 @@ def wikilinks(text: str) -> list[WikiLink]:
 
 
 def _code_spans(line: str) -> list[tuple[int, int]]:
-    """(start, end) of each inline code span of a line: a run of backticks to the next run of the same length."""
-    spans: list[tuple[int, int]] = []
+    """(start, end) of each inline code span of a line, in order: a run of backticks to the next run of the same
+    length (linear: each run's next run of its length is found in one pass from the end)."""
     runs = [(m.start(), m.end()) for m in _TICKS.finditer(line)]
+    following: list[int | None] = [None] * len(runs)
+    last: dict[int, int] = {}
+    for i in range(len(runs) - 1, -1, -1):
+        size = runs[i][1] - runs[i][0]
+        following[i] = last.get(size)
+        last[size] = i
+    spans: list[tuple[int, int]] = []
     i = 0
     while i < len(runs):
-        start, end = runs[i]
-        closing = next((j for j in range(i + 1, len(runs)) if runs[j][1] - runs[j][0] == end - start), None)
+        closing = following[i]
         if closing is None:
             i += 1
             continue
-        spans.append((start, runs[closing][1]))
+        spans.append((runs[i][0], runs[closing][1]))
         i = closing + 1
     return spans
+
+
+def _in_code(spans: list[tuple[int, int]], starts: list[int], at: int) -> bool:
+    """Whether the offset `at` of a line lies in one of its code spans (`starts`: their starts, in order)."""
+    k = bisect.bisect_right(starts, at) - 1
+    return k >= 0 and at < spans[k][1]
 
 
 def key(text: str) -> str:
