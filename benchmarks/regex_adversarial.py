@@ -101,6 +101,7 @@ UNITS = (
     "あ1日前",  # kana: the Japanese dates are looked for
     "あ来週",
     "[",
+    "[[a]]`",  # wikilinks between inline code spans
     "](",
     "- [a](",
     "<!--",
@@ -143,7 +144,7 @@ def _patterns() -> list[tuple[str, re.Pattern[str]]]:
 
 def _scanners() -> list[tuple[str, Callable[[str], object]]]:
     """The functions that run the patterns over memory text, as check and every action call them."""
-    from memtui.analysis import dates, secrets
+    from memtui.analysis import dates, secrets, wikilinks
     from memtui.core import frontmatter
     from memtui.core.index import measure, parse_entry
 
@@ -170,6 +171,7 @@ def _scanners() -> list[tuple[str, Callable[[str], object]]]:
         ("frontmatter.parse", parse_front),
         ("index.measure", measure),
         ("index.parse_entry", lambda s: parse_entry(s, 1)),
+        ("wikilinks.wikilinks", wikilinks.wikilinks),
     ]
 
 

@@ -34,14 +34,16 @@ GROUP_OF = {
     "secret": "secrets",
     "unindexed": "index",
     "broken-link": "index",
+    "broken-wikilink": "index",
     "duplicate-entry": "index",
     "index-over-cap": "index",
     "schema": "schema",
     "malformed": "schema",
     "relative-date": "dates",
 }
-BULK_KINDS = frozenset({"schema", "unindexed"})
-"""Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each."""
+BULK_KINDS = frozenset({"schema", "unindexed", "broken-wikilink"})
+"""Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each (a
+wikilink's rule is its target: the memories that link to one missing or archived memory)."""
 UNCOUNTED = frozenset({"unindexed", "long-index-line"})
 """Index hygiene: shown (unindexed as one card), but not part of the finding count."""
 SETTLING = frozenset({"verify", "edit"})
@@ -228,8 +230,11 @@ def _written_explained(memory: Memory) -> str:
 
 def _explained(finding: Finding) -> str:
     """What a single card says: the finding's message; on a schema card, also what settles it (v accepts the
-    memory as it is, unless it has no front matter to verify); on index-over-cap, also the memories the agent does
-    not see (their index lines are past the cap), the first few by name (the card's body lists them all)."""
+    memory as it is, unless it has no front matter to verify); on a wikilink, the keys that fix it; on
+    index-over-cap, also the memories the agent does not see (their index lines are past the cap), the first few by
+    name (the card's body lists them all)."""
+    if finding.kind == "broken-wikilink":
+        return f"{finding.message} — {_relink_keys(finding, 'it')}"
     if finding.kind == "schema":
         if finding.cue.startswith(NO_FRONT_MATTER):
             return (
@@ -254,12 +259,33 @@ def unloaded(finding: Finding | None) -> list[tuple[int, str, str]]:
     return [(int(u["line"]), str(u["target"]), str(u["title"])) for u in raw or [] if isinstance(u, dict)]
 
 
+def relink_to(finding: Finding | None) -> str:
+    """The link a wikilink finding offers to write instead (`[[name]]` of the live memory it most likely means, or
+    of the archived memory's successor); "" when it offers none."""
+    if finding is None or finding.kind != "broken-wikilink":
+        return ""
+    return str(finding.details.get("suggested_link") or "")
+
+
+def _relink_keys(finding: Finding, which: str) -> str:
+    """What fixes a wikilink card: l writes the link it offers, e edits the memory (rewrite or drop the link)."""
+    to = relink_to(finding)
+    edit = f"e edits {'the one under the cursor' if which != 'it' else 'it'} (point the link elsewhere, or drop it)"
+    if not to:
+        return edit
+    return f"l links {which} to [[{to}]] instead (alias and #heading kept), in one commit; {edit}"
+
+
 def bulk_card(findings: Sequence[Finding]) -> Card:
     """One card for every memory a lint rule flags (e.g. 12 memories without **How to apply:**)."""
     first = findings[0]
     rule = "not listed in MEMORY.md" if first.kind == "unindexed" else first.cue
     mark = f"{len(findings)} memories break this rule: mark some (space) or all (x), then a archives"
-    if first.kind == "unindexed":  # its own fix: i adds their index lines
+    if first.kind == "broken-wikilink":
+        archived = first.details.get("archived")
+        rule = f"link to [[{first.cue}]], " + (f"archived ({archived})" if archived else "which no memory is named")
+        keys = _relink_keys(first, "the marked (else all of them)")
+    elif first.kind == "unindexed":  # its own fix: i adds their index lines
         keys = f"{mark} or v verifies the marked in one commit; i adds their lines to MEMORY.md (the marked ones, else all)"
     elif first.cue.startswith(NO_FRONT_MATTER):  # nothing to stamp: memtui never adds front matter
         keys = f"{mark} the marked in one commit; e edits the one under the cursor, to add front matter"

@@ -374,6 +374,33 @@ def test_relative_date_asks_the_agent_to_edit_its_memory(config: Path) -> None:
     assert "Edit your new memory" in out["hookSpecificOutput"]["additionalContext"]
 
 
+def test_a_link_to_no_memory_asks_the_agent_to_link_the_memory_it_probably_meant(config: Path) -> None:
+    store = auto_store(config, {"user_role.md": UNRELATED})
+    text = memory("project_freeze", "project", body="Freeze, see [[role]].\n\n**Why:** x.\n\n**How to apply:** y.")
+    new = store / "project_freeze.md"
+    new.write_text(text, encoding="utf-8")
+
+    out = answer(run_hook(write_payload(new, text), {"CLAUDE_CONFIG_DIR": str(config)}))
+
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert "project_freeze.md:7: [[role]] links to no memory (none is named role)" in context
+    assert "Edit your new memory: link [[user_role]] instead." in context
+    assert out["systemMessage"].startswith("memtui: project_freeze.md links to [[role]], which is no memory it loads")
+
+
+def test_writing_memory_md_reports_its_own_links_not_every_memorys(config: Path) -> None:
+    ghost = memory("project_freeze", "project", body="See [[ghost]].\n\n**Why:** x.\n\n**How to apply:** y.")
+    store = auto_store(config, {"user_role.md": UNRELATED, "project_freeze.md": ghost})
+    index = store / "MEMORY.md"
+    text = index.read_text(encoding="utf-8") + "- see also [[phantom]]\n"
+    index.write_text(text, encoding="utf-8")
+
+    out = answer(run_hook(write_payload(index, text), {"CLAUDE_CONFIG_DIR": str(config)}))
+
+    context = out["hookSpecificOutput"]["additionalContext"]
+    assert "[[phantom]] links to no memory" in context and "[[ghost]]" not in context
+
+
 def test_multiedit_payload_and_sessions_for_the_tui(config: Path) -> None:
     from memtui.hook.record import agent_writes
 

@@ -159,6 +159,7 @@ def test_every_scanning_regex_in_the_owned_modules_is_linear() -> None:
         "reading.",
         "index.",
         "check._LINK",
+        "wikilinks.",
         "note_kinds.",
         "claims._CHANGED_FROM",
         "claims._MOVED_FROM",

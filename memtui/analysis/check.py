@@ -8,7 +8,7 @@ import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
-from memtui.analysis import lint
+from memtui.analysis import lint, wikilinks
 from memtui.analysis.relations import MemoryText, find_relations, prepare
 from memtui.analysis.written import WritingDates
 from memtui.core.freshness import Freshness, assess, explicit_date, to_date
@@ -204,6 +204,7 @@ def _lint(store: Store, badges: dict[str, Freshness], known: dict[str, WritingDa
     findings += lint.relative_dates(store.memories, known, today)
     findings += lint.secret_findings(store.memories, store.index.text if store.index else None)
     findings += lint.index_health(store)
+    findings += wikilinks.broken_wikilinks(store)
     findings += lint.archived_but_loaded(store.memories)
     return findings
 

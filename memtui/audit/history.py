@@ -24,9 +24,11 @@ HISTORY_FORMAT = "--format=%H%x00%aI%x00%an%x00%B"
 DATES_FORMAT = (
     "--format=%x01%cs%x02%H%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
     "%x02%(trailers:key=Memtui-Reverts,valueonly,separator=%x2C)"
+    "%x03%(trailers:key=Memtui-Relinked,valueonly,separator=%x03)"
 )
 """The `git log -z --name-only` format `dates_from_log` reads: a marked commit day, its id, memtui's action and
-(on a redo) the commit it re-applies, (on an undo) the commits it reverts, then the files."""
+(on a redo) the commit it re-applies, (on an undo) the commits it reverts, the files it only rewrote links in (a
+merge's `Memtui-Relinked`), then the files."""
 REVOKING = ("archive", "merge")
 """memtui actions that retire a rule: archived, or merged away into another memory."""
 DUPLICATE_PREFIX = "duplicate of "
@@ -36,9 +38,11 @@ PAIR_KINDS = ("contradiction", "duplicate")
 MOVES = frozenset({"archive", "restore", "undo", "redo"})
 """memtui actions that put back or move a file without writing new content: they do not make it newer (nor
 does a redo, which puts back what its decision wrote)."""
-SAME_MEANING = frozenset({"fix-date"})
+SAME_MEANING = frozenset({"fix-date", "relink"})
 """memtui actions that write a file without changing what it says (a relative date written out as the day it
-meant): not a newer writing date either, for its age or for its other relative dates."""
+meant, a link pointed at the memory that replaced its target): not a newer writing date either, for its age or for
+its other relative dates. A merge's other files, whose links it rewrote, are named in `Memtui-Relinked` trailers and
+count the same."""
 
 
 @dataclass(frozen=True)
@@ -360,6 +364,7 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
     redone: set[str] = set()
     current: dt.date | None = None
     is_move = is_init = False
+    relinked: set[str] = set()
     for item in out.split(b"\0"):
         item = item.strip(b"\n")
         if not item:
@@ -367,7 +372,9 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
         if item.startswith(b"\x01"):
             head, _, rest = item.partition(b"\n")
             current = dt.date.fromisoformat(head[1:11].decode())
-            commit, _, tail = head[12:].decode(errors="replace").partition("\x02")
+            fields, *links = head[12:].decode(errors="replace").split("\x03")
+            relinked = {unescape_path(link.strip()) for link in links if link.strip()}
+            commit, _, tail = fields.partition("\x02")
             actions, _, reverts = tail.partition("\x02")
             action, _, reapplies = actions.strip().partition(",")
             # newest first: a redo is read before the undo it answers, an undo before the decision it takes back
@@ -382,8 +389,9 @@ def dates_from_log(out: bytes, work_tree: Path, root: Path) -> FileDates:
                 continue
         if current is None:
             continue
-        rel = Path(os.path.relpath(work_tree / os.fsdecode(item), root)).as_posix()
-        (added if is_init else moved if is_move else last).setdefault(rel, current)
+        name = os.fsdecode(item)
+        rel = Path(os.path.relpath(work_tree / name, root)).as_posix()
+        (added if is_init else moved if is_move or name in relinked else last).setdefault(rel, current)
         first[rel] = current
     for rel, day in moved.items():
         if rel not in added:

@@ -72,6 +72,8 @@ PATH_TRAILERS = (
     "Memtui-Merged-Into",
     "Memtui-Superseded-By",
     "Memtui-Accepted",
+    "Memtui-Relinked",
+    "Memtui-Relinked-To",
 )
 
 

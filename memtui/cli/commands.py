@@ -428,6 +428,17 @@ def cmd_drop_link(args: argparse.Namespace) -> int:
     return _print_result(ops.drop_link(_store_path(args.store), args.links))
 
 
+def cmd_relink(args: argparse.Namespace) -> int:
+    """`memtui relink STORE LINK --to FILE [FILE...]`: one decision rewriting `[[LINK]]` to link to FILE's memory."""
+    from memtui import ops
+
+    store = _store_path(args.store)
+    files = [f if f == "MEMORY.md" else _file_arg(store, f) for f in args.files] or None
+    return _print_result(
+        ops.relink(store, args.link, to=_file_arg(store, args.to), files=files, allow_secret=args.allow_secret)
+    )
+
+
 def cmd_undo(args: argparse.Namespace) -> int:
     """`memtui undo STORE`."""
     from memtui import ops

@@ -20,6 +20,7 @@ COMMANDS = (
     "fix-date",
     "index",
     "drop-link",
+    "relink",
     "history",
     "undo",
     "redo",
@@ -160,6 +161,22 @@ def command_parser() -> argparse.ArgumentParser:
         help="the missing file as MEMORY.md links to it (as `check` names it in a broken-link finding); every line "
         "linking to it goes, in one commit",
     )
+
+    p = add("relink", cmd.cmd_relink, "point a [[wikilink]] at another memory, in every memory holding it: one commit")
+    p.add_argument(
+        "link",
+        metavar="LINK",
+        help="the link's target as written, without [[ ]] (as `check` names it in a broken-wikilink finding); case, "
+        "- and _ do not matter",
+    )
+    p.add_argument("--to", required=True, metavar="FILE", help="the live memory it should link to (by its name)")
+    p.add_argument(
+        "files",
+        metavar="FILE",
+        nargs="*",
+        help="only in these memories (or MEMORY.md) (default: every live memory and MEMORY.md holding the link)",
+    )
+    p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)
 
     add("undo", cmd.cmd_undo, "revert the newest memtui decision not yet undone")
     add("redo", cmd.cmd_redo, "re-apply what the newest undo reverted (only right after that undo)")

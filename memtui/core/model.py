@@ -139,6 +139,8 @@ class FindingKind(StrEnum):
     """Looks like a credential."""
     BROKEN_LINK = "broken-link"
     """A MEMORY.md line links to a file that does not exist."""
+    BROKEN_WIKILINK = "broken-wikilink"
+    """A `[[name]]` in a live memory (or MEMORY.md) that reaches no live memory: none is named so, or it is archived."""
     DUPLICATE_ENTRY = "duplicate-entry"
     """MEMORY.md lists the same file twice."""
     UNINDEXED = "unindexed"

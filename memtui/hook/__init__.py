@@ -3,8 +3,9 @@
 Claude Code writes auto memory with its ordinary `Write` and `Edit` tools and runs this command after each
 call, with the call as JSON on stdin. When the file lies in a memory store, the hook re-reads it from disk,
 runs the store's check and keeps the findings that involve that file (contradictions, duplicates, secrets,
-relative dates, schema; the index budget when MEMORY.md itself was written), and answers with one JSON
-object: `hookSpecificOutput.additionalContext` for the agent and a one-line `systemMessage` for the person.
+relative dates, schema, a `[[link]]` to no live memory; the index budget when MEMORY.md itself was written), and
+answers with one JSON object: `hookSpecificOutput.additionalContext` for the agent and a one-line `systemMessage`
+for the person.
 
 Rules, because it runs on every file write of every session: it never modifies a memory; it always exits 0;
 anything that is not a memory write, and any crash, prints nothing (a non-zero exit or stray text shows a
@@ -42,6 +43,7 @@ FILE_KINDS = (
     FindingKind.DUPLICATE,
     FindingKind.RELATIVE_DATE,
     FindingKind.SCHEMA,
+    FindingKind.BROKEN_WIKILINK,
 )
 """Finding kinds reported for a topic file, most urgent first."""
 INDEX_KINDS = (
@@ -50,6 +52,7 @@ INDEX_KINDS = (
     FindingKind.SECRET,
     FindingKind.BROKEN_LINK,
     FindingKind.DUPLICATE_ENTRY,
+    FindingKind.BROKEN_WIKILINK,
 )
 """Finding kinds reported when MEMORY.md itself was written."""
 MAX_REPORTED = 6
@@ -149,12 +152,9 @@ def check_written(store_path: Path, file: Path, today: dt.date | None = None) ->
     report = check_store(store, today or dt.date.today())
     kinds = INDEX_KINDS if is_index else FILE_KINDS
     if is_index:
-        # malformed and secret findings name their file: keep the index's own, not every memory's
-        kept = [
-            f
-            for f in report.findings
-            if f.kind in kinds and (f.kind not in (FindingKind.MALFORMED, FindingKind.SECRET) or "MEMORY.md" in f.paths)
-        ]
+        # malformed, secret and wikilink findings name their file: keep the index's own, not every memory's
+        own = (FindingKind.MALFORMED, FindingKind.SECRET, FindingKind.BROKEN_WIKILINK)
+        kept = [f for f in report.findings if f.kind in kinds and (f.kind not in own or "MEMORY.md" in f.paths)]
     else:
         kept = [f for f in report.findings if f.kind in kinds and rel in f.paths]
     kept.sort(key=lambda f: (kinds.index(f.kind), f.paths))
@@ -257,6 +257,11 @@ def render(report: HookReport) -> dict[str, Any] | None:
         elif f.kind == FindingKind.SCHEMA:
             summaries.append(f"{me}: {f.cue}")
             lines.append(f"- {_clip(f.message, 300)}. Edit your new memory to fix it.")
+        elif f.kind == FindingKind.BROKEN_WIKILINK:
+            target, to = str(f.details.get("target") or f.cue), f.details.get("suggested_link")
+            summaries.append(f"{me} links to [[{target}]], which is no memory it loads")
+            fix = f"link [[{to}]] instead" if to else "link a memory by its `name`, or drop the link"
+            lines.append(f"- {_clip(f.message, 300)}. Edit your new memory: {fix}.")
         else:
             summaries.append(_clip(f.message, 120))
             lines.append(f"- {_clip(f.message, 300)}")

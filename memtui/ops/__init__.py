@@ -10,7 +10,7 @@ told to; and holds the store's lock while it works. The CLI and the TUI call the
 Where each concern lives: `outcome` (results and refusals), `paths` (path safety, atomic writes),
 `transaction` (lock, journal, recovery, the agent's writes, commit or rollback), `index_edit` (MEMORY.md and
 the archive's index), and the actions: `archiving`, `merging`, `editing`, `indexing` (MEMORY.md's own lines:
-add the unlisted, drop the broken), `history` (undo, redo, review markers), `recording` (init, the hook's
+add the unlisted, drop the broken), `linking` (wikilinks a merge or `relink` rewrites), `history` (undo, redo, review markers), `recording` (init, the hook's
 agent-write record). Callers use this package's names only.
 """
 
@@ -22,6 +22,7 @@ from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_previe
 from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
 from memtui.ops.indexing import drop_link, index
+from memtui.ops.linking import relink
 from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
 from memtui.ops.outcome import ChangedOnDisk, DeletedOnDisk, OpError, OpResult, PathRefused, SecretRefused
 from memtui.ops.paths import TEMP_FILE, atomic_write, check_new_name, safe_path
@@ -67,6 +68,7 @@ __all__ = [
     "record_agent_write",
     "recover",
     "redo",
+    "relink",
     "bring_back",
     "restore",
     "restore_many",

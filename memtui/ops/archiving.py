@@ -22,6 +22,7 @@ from memtui.core import index as idx
 from memtui.core.model import Memory
 from memtui.core.reading import decode, read_memory
 from memtui.ops.index_edit import archive_index_add, archive_index_remove, encode_like, index_add, index_remove
+from memtui.ops.linking import note_links_to, read_store
 from memtui.ops.outcome import OpError, OpResult, refuse_secrets
 from memtui.ops.paths import archived_path, distinct_names, safe_path
 from memtui.ops.transaction import Txn, decision, load, scan_bytes
@@ -117,6 +118,7 @@ def archive(
             if successor == path:
                 raise OpError(f"{file} cannot be superseded by itself")
         memory, data = load(txn, path, expected_hash)
+        note_links_to(txn, read_store(txn), [memory.path])  # the links stay: said, never refused
         stamps = {"superseded_by": txn.rel(successor)} if successor else {}
         dest = archive_one(txn, path, data, memory, why, stamps)
         refuse_moved_secrets(txn, [(path, data, dest)], "archived as")
@@ -156,6 +158,7 @@ def archive_many(
                     f"{memory.path} could not be parsed ({memory.error}); archive it on its own (it is moved whole) "
                     "— nothing was archived"
                 )
+        note_links_to(txn, read_store(txn), [memory.path for memory, _ in loaded])
         moved = [
             (path, archive_one(txn, path, data, memory, why, {}))
             for path, (memory, data) in zip(paths, loaded, strict=True)

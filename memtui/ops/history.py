@@ -33,6 +33,7 @@ UNDOABLE = (
     "keep-both",
     "index",
     "drop-link",
+    "relink",
     "redo",
 )
 """Decisions undo reverts. A redo is recorded as the decision it re-applies (undoing it takes that decision back

@@ -20,6 +20,7 @@ from memtui.core.model import MEMORY_TYPES, Memory
 from memtui.core.reading import read_memory
 from memtui.ops.archiving import archive_one, refuse_moved_secrets
 from memtui.ops.index_edit import clause_hook, index_add, index_retarget
+from memtui.ops.linking import RELINKED, merge_relinks, read_store
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
 from memtui.ops.transaction import decision, load
@@ -201,6 +202,7 @@ def merge(
         if target.exists() and target not in paths:
             raise OpError(f"{into_rel} already exists and is not one of the merged memories; choose another name")
         memories = [m for m, _ in loaded]
+        before = read_store(txn)  # the links to the merged-away memories, resolved as the store was
         conflicts = conflicts_among(memories) if text is None or not text_edited else []
         said = [f"{f.paths[0]} and {f.paths[1]} may conflict ({f.cue})" for f in conflicts]
         if any(strong_conflict(f) for f in conflicts):
@@ -237,10 +239,13 @@ def merge(
         ]
         refuse_moved_secrets(txn, merged_away, "archived as")
         index_add(txn, target, result.title, hook)
+        relinked = merge_relinks(txn, before, sources, [txn.rel(p) for p in paths], result)
         trailers = [("Memtui-Memory", txn.repo.rel(p)) for p in others]
         trailers += [("Memtui-Merged-Into", txn.repo.rel(target)), ("Memtui-Reason", why)]
+        trailers += [(RELINKED, txn.repo.rel(p)) for p in relinked]
         sha = txn.commit(message("merge", f"{len(paths)} memories into {target.name}", why, trailers))
-        return txn.result("merge", sha, f"merged {', '.join(files)} into {into_rel}", [into_rel, *sources])
+        written = [into_rel, *sources, *(txn.rel(p) for p in relinked)]
+        return txn.result("merge", sha, f"merged {', '.join(files)} into {into_rel}", written)
 
 
 def validate_text(text: str, rel: str, *, require_type: bool) -> str:

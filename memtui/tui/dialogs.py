@@ -235,16 +235,26 @@ class ArchiveDialog(TypedAhead, DecidingDialog[str]):
     BINDINGS = [Binding("escape", "cancel", "Cancel", id="dialog.cancel")]
     RETRY = "press enter again"
 
-    def __init__(self, title: str, reason: str, submit: Submit[str], count: int = 1) -> None:
+    def __init__(
+        self, title: str, reason: str, submit: Submit[str], count: int = 1, linked: Sequence[str] = ()
+    ) -> None:
         super().__init__(submit)
         self._title = title
         self._reason = reason
         self._count = count
         """How many memories the one reason retires (a batch of marked ones)."""
+        self._linked = tuple(linked)
+        """What still links to the memories archived (`wikilinks.links_left`): said before, never refused."""
 
     def compose(self) -> ComposeResult:
         with Vertical(classes="dialog"):
             yield Label(plain(f"Archive {self._title}"), classes="dialog-title")
+            if self._linked:
+                yield Static(
+                    styled("\n".join(f"Linked: {said}" for said in self._linked), "flag-lint"),
+                    id="archive-linked",
+                    classes="dialog-message",
+                )
             question = "Why is this memory retired?" if self._count == 1 else f"Why are these {self._count} retired?"
             yield Label(f"{question} (history will say this)")
             # focus (again after a refusal) does not select the reason: the next key would replace all of it;

@@ -27,6 +27,7 @@ from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Input, Static
 
 from memtui import ops
+from memtui.analysis.wikilinks import links_left
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Finding, Memory
 from memtui.review import Card, tally
@@ -516,7 +517,8 @@ class MainScreen(Screen[None]):
                     in_dialog=True,
                 )
 
-            self.app.push_screen(ArchiveDialog(_several(marked), "", archive_all, count=len(marked)))
+            linked = self._linked([m.path for m in marked])
+            self.app.push_screen(ArchiveDialog(_several(marked), "", archive_all, count=len(marked), linked=linked))
             return
         memory = self._require(writable=False)
         ws = self.ws
@@ -543,7 +545,11 @@ class MainScreen(Screen[None]):
                 in_dialog=True,
             )
 
-        self.app.push_screen(ArchiveDialog(memory.title, reason, submit))
+        self.app.push_screen(ArchiveDialog(memory.title, reason, submit, linked=self._linked([memory.path])))
+
+    def _linked(self, paths: list[str]) -> list[str]:
+        """What still links to these memories, said in the archive dialog before they go."""
+        return links_left(self.ws.store, paths) if self.ws is not None else []
 
     def action_mark(self) -> None:
         """Mark or unmark the selected memory (marks feed merge)."""

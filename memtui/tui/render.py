@@ -13,7 +13,7 @@ from memtui.core.model import Finding, Memory
 from memtui.workspace import Workspace
 
 BADGES = ("fresh", "aging", "stale", "expired", "standing", "unknown")
-LINT = {"schema", "archived-but-loaded", "unindexed", "broken-link", "duplicate-entry"}
+LINT = {"schema", "archived-but-loaded", "unindexed", "broken-link", "duplicate-entry", "broken-wikilink"}
 """Finding kinds the `L` flag stands for. Stale and expired show in the badge; a relative date has its own `T`."""
 LEGEND = (
     "C contradiction · D duplicate · $ secret · ! malformed (read-only) · T relative date (f fixes it) · "

@@ -23,7 +23,7 @@ from memtui import claude_settings, ops
 from memtui.audit.repo import open_repo
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
-from memtui.review import GROUPS, Card, current_card, date_left, held_back_cards, review_record
+from memtui.review import GROUPS, Card, current_card, date_left, held_back_cards, relink_to, review_record
 from memtui.tui.decisions import DiskChange, Operation, Outcome, undo_own
 from memtui.tui.dialogs import ChangedDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
@@ -174,6 +174,15 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "it), in one commit.",
         ),
         Binding(
+            "l",
+            "relink",
+            "Relink",
+            id="review.relink",
+            tooltip="On a wikilink to no live memory: point it at the memory the card names instead (the successor of "
+            "an archived memory, or the one it was probably meant for), alias and #heading kept, in one commit; on a "
+            "list card the marked memories, else all it lists.",
+        ),
+        Binding(
             "space",
             "mark",
             "Mark",
@@ -290,6 +299,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "one: e adds it, or a archives it), nor on a file that cannot be read (e or E fixes it in $EDITOR).",
         "Index cards: i adds a MEMORY.md line for each memory an unindexed card lists (the marked ones among them, "
         "when some are), built from its name and description, and d removes a broken link's line; one commit each. "
+        "On a [[wikilink]] to no live memory, l points it at the memory the card names (an archived memory's "
+        "successor, or the one it was probably meant for) in one commit; e edits the memory to fix it by hand. "
         "Both are refused when MEMORY.md changed since it was read, and i when the new lines would fall past what "
         "Claude Code loads (200 lines or 24.4KB; the index-over-cap card lists the memories already past it).",
         "A card counts as decided only once its commit exists; a refusal stays on the card with its reason. A card "
@@ -491,6 +502,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return card.kind == "unindexed"
         if action == "drop_link":
             return card.kind == "broken-link"
+        if action == "relink":
+            return bool(relink_to(card.finding))
         if action == "bring_back":
             return card.kind == "deleted"
         if action in PAIR_ONLY:
@@ -515,9 +528,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
                 return None
             return "accept" if any(self.marked_on.get(p) == "schema" for p in stampable) else "approve"
         verb = "accept" if card is not None and card.kind == "schema" else "approve"
-        if card is None or self.is_pair(card) or card.kind in ("malformed", "secret", "expired", "unindexed"):
+        unstampable = ("malformed", "secret", "expired", "unindexed", "broken-wikilink")
+        if card is None or self.is_pair(card) or card.kind in unstampable:
             # an expired memory is not made current by a stamp: ops refuses it (edit expires_at); a stamp does not
-            # put a memory in the index (`i` does)
+            # put a memory in the index (`i` does), nor mend a link (`l` or `e` does)
             return None
         if not self._has_memory(card):
             return None
@@ -858,6 +872,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "fix_date": ("review: Fix relative date", self.action_fix_date, "Replace the relative date (asks)"),
             "index_add": ("review: Add to MEMORY.md", self.action_index_add, "A line for each memory it does not list"),
             "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),
+            "relink": ("review: Relink", self.action_relink, "Point the [[link]] at the memory the card names"),
             "bring_back": ("review: Bring back", self.action_bring_back, "A memory the agent deleted, as it was"),
             "skip": ("review: Skip", self.action_skip, "Leave this card for later"),
             "mark": ("review: Mark", self.action_mark, "Mark this memory for a bulk archive or verify"),

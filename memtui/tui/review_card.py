@@ -111,6 +111,8 @@ def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
         return f"secret scan: {card.cue or 'a credential-shaped string'}"
     if kind == "relative-date":
         return f'relative date "{card.details.get("phrase") or card.cue}" with no absolute date beside it'
+    if kind == "broken-wikilink":
+        return f"[[{card.cue}]] reaches no live memory by name, file name or spelling (case, - and _)"
     if card.is_bulk:
         return f"{card.kind} rule: {card.cue}"
     return f"{kind} rule: {card.cue}" if card.cue else f"{kind} rule"

@@ -1,5 +1,5 @@
 """Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
-date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line. Each asks the app for the
+date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line, point a wikilink elsewhere. Each asks the app for the
 decision through `ReviewScreen._ask`."""
 
 from __future__ import annotations
@@ -10,9 +10,11 @@ from typing import cast
 from textual.app import SuspendNotSupported
 
 from memtui import ops
+from memtui.analysis.wikilinks import links_left
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Memory
-from memtui.review import Card
+from memtui.core.store import INDEX_NAME
+from memtui.review import Card, relink_to
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
@@ -73,7 +75,8 @@ class ReviewDeciding(ReviewCursor):
                 reply=self._following(expected, reply),
             )
 
-        self.app.push_screen(ArchiveDialog(target.title, default, submit), self._dialog_closed)
+        linked = links_left(self.ws.store, [target.path])
+        self.app.push_screen(ArchiveDialog(target.title, default, submit, linked=linked), self._dialog_closed)
 
     @staticmethod
     def _alone(card: Card, path: str) -> tuple[str, ...]:
@@ -393,6 +396,36 @@ class ReviewDeciding(ReviewCursor):
             ),
         )
 
+    def action_relink(self) -> None:
+        """On a wikilink to no live memory: point it at the memory the card names, in the card's memory (on a list
+        card, the marked ones among those it lists, else all), in one commit."""
+        card = self.current()
+        to = relink_to(card.finding if card is not None else None)
+        if card is None or not to or self._busy() or self.refuse_unseen():
+            return
+        finding = card.finding
+        assert finding is not None
+        successor = str(finding.details.get("suggestion") or "")
+        members = card.members or (finding,)
+        # each memory whose own finding offers the same memory (the one it names is never offered to itself)
+        offered = [f.paths[0] for f in members if f.details.get("suggestion") == successor]
+        marked = [p for p in offered if p in self.marks]
+        if set(marked) == set(card.paths):
+            marked = []  # every memory it lists: the card is decided, as without marks
+        paths = marked or offered
+        hashes = {p: m.content_hash for p in paths if (m := self.shown(p)) is not None}
+        if INDEX_NAME in paths and (index := self._index_hash()) is not None:
+            hashes[INDEX_NAME] = index  # MEMORY.md as this screen read it
+        store, link = self.store_path, str(finding.details.get("target") or card.cue)
+        self._ask(
+            "Relink",
+            "relinked",
+            lambda allow, today: ops.relink(
+                store, link, to=successor, files=paths, expected_hashes=hashes, allow_secret=allow, today=today
+            ),
+            marked=marked,
+        )
+
     # ------------------------------------------------------------------------------------------ marks
 
     def _marked(self) -> list[Memory] | None:
@@ -429,7 +462,8 @@ class ReviewDeciding(ReviewCursor):
             )
 
         title = f"{len(paths)} marked memories" if len(paths) > 1 else paths[0]
-        self.app.push_screen(ArchiveDialog(title, reason, submit, count=len(paths)), self._dialog_closed)
+        linked = links_left(self.ws.store, paths)
+        self.app.push_screen(ArchiveDialog(title, reason, submit, count=len(paths), linked=linked), self._dialog_closed)
 
     def _verify_marked(self) -> None:
         """Verify every marked memory (still true: stamps last_verified) in one commit."""

@@ -11,6 +11,7 @@ from textual.widgets import Label, SelectionList, Static
 from textual.widgets.selection_list import Selection
 
 from memtui.analysis.secrets import redacted
+from memtui.core.store import INDEX_NAME
 from memtui.review import GROUP_NUMBER, Card, tally
 from memtui.tui import render
 from memtui.tui.review_card import claim_row, group_items, highlight, line_row, unloaded_text, why
@@ -138,7 +139,8 @@ class ReviewDrawing(ReviewCursor):
     def _open_at(self, card: Card, raw: str) -> None:
         """A card about one memory opens at its top, a relative date's at the line to fix (a daily log says 今天 on
         line 110 too); drawn again for the same card at the same line, it stays where the person scrolled."""
-        line = card.finding.line if card.kind == "relative-date" and card.finding is not None else None
+        at_line = card.kind in ("relative-date", "broken-wikilink")
+        line = card.finding.line if at_line and card.finding is not None else None
         where = (card.key, card.cue, line)
         if where == self.opened_at:
             return
@@ -188,10 +190,12 @@ class ReviewDrawing(ReviewCursor):
         at = highlighted if highlighted is not None and 0 <= highlighted < len(card.paths) else 0
         member = card.members[at] if at < len(card.members) else None
         m = self.shown(card.paths[at])
+        index = self.ws.store.index if card.paths[at] == INDEX_NAME else None  # a wikilink card lists MEMORY.md
+        raw = m.text if m is not None else index.text if index is not None else None
         text = Content.assemble(
             render.styled(member.message if member else card.paths[at], "flag-lint"),
             Content("\n\n"),
-            highlight(m.text, [card.cue] if card.cue else []) if m else Content("(gone)"),
+            highlight(raw, [card.cue] if card.cue else []) if raw is not None else Content("(gone)"),
         )
         self.query_one("#bulk-text", Static).update(text)
 
