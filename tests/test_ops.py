@@ -110,6 +110,35 @@ def test_archive_moves_stamps_reindexes_in_one_commit_and_undo_restores_bytes(pr
     assert undone.commit and git(project, "status", "--porcelain").strip() == ""
 
 
+def test_a_successor_the_index_does_not_list_takes_the_archived_memorys_line(project: Path) -> None:
+    """A trial archived a memory as superseded by one MEMORY.md did not list: the index then listed neither, so the
+    agent loaded neither. The successor takes the line where it stood, in the archive's own commit."""
+    store = store_of(project)
+    newer = memory("feedback_writing_plain", description="Write in plain words, no formal tone")
+    (store / "feedback_writing_plain.md").write_text(newer, encoding="utf-8")
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "agent wrote a memory")
+    result = ops.archive(
+        store, "feedback_writing_polite.md", reason="replaced", superseded_by="feedback_writing_plain.md", today=DAY
+    )
+    index = (store / "MEMORY.md").read_text(encoding="utf-8").splitlines()
+    assert index[2].startswith("- [feedback_writing_plain](feedback_writing_plain.md)"), index
+    assert "Write in plain words" in index[2] and not any("polite" in line for line in index)
+    assert any("MEMORY.md lists feedback_writing_plain.md" in n for n in result.notes), result.notes
+    assert sorted(head_files(project)) == sorted(
+        [
+            ".claude/memory/MEMORY.md",
+            ".claude/memory/feedback_writing_polite.md",
+            ".claude/memory.archive/feedback_writing_polite.md",
+            ".claude/memory.archive/ARCHIVE.md",
+        ]
+    )
+    # a successor already listed keeps its own line, and the archived memory's line just goes
+    ops.archive(store, "feedback_writing_direct.md", reason="replaced", superseded_by="user_tea.md", today=DAY)
+    index = (store / "MEMORY.md").read_text(encoding="utf-8")
+    assert "feedback_writing_direct" not in index and index.count("user_tea.md") == 1
+
+
 def test_users_staged_and_unstaged_work_is_left_exactly_as_it_was(project: Path) -> None:
     (project / "src/app.py").write_text("print('staged change')\n")
     git(project, "add", "src/app.py")

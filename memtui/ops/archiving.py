@@ -21,7 +21,14 @@ from memtui.core import frontmatter
 from memtui.core import index as idx
 from memtui.core.model import Memory
 from memtui.core.reading import decode, read_memory
-from memtui.ops.index_edit import archive_index_add, archive_index_remove, encode_like, index_add, index_remove
+from memtui.ops.index_edit import (
+    archive_index_add,
+    archive_index_remove,
+    encode_like,
+    index_add,
+    index_remove,
+    index_retarget,
+)
 from memtui.ops.linking import note_links_to, read_store
 from memtui.ops.outcome import OpError, OpResult, refuse_secrets
 from memtui.ops.paths import archived_path, distinct_names, safe_path
@@ -120,6 +127,8 @@ def archive(
         memory, data = load(txn, path, expected_hash)
         note_links_to(txn, read_store(txn), [memory.path])  # the links stay: said, never refused
         stamps = {"superseded_by": txn.rel(successor)} if successor else {}
+        if successor is not None:
+            _successor_takes_the_line(txn, path, successor)
         dest = archive_one(txn, path, data, memory, why, stamps)
         refuse_moved_secrets(txn, [(path, data, dest)], "archived as")
         trailers = [
@@ -131,6 +140,22 @@ def archive(
             trailers.append(("Memtui-Superseded-By", txn.repo.rel(successor)))
         sha = txn.commit(message("archive", path.name, reason, trailers))
         return txn.result("archive", sha, f"archived {memory.path} → {txn.rel(dest)}", (memory.path, txn.rel(dest)))
+
+
+def _successor_takes_the_line(txn: Txn, path: Path, successor: Path) -> None:
+    """A successor MEMORY.md does not list takes the line of the memory it supersedes, where it stands: archiving
+    only took that line out, and the agent then loaded neither (a trial's archive left both out of the index)."""
+    index_path = txn.layout.index_path
+    if not index_path.is_file() or not successor.is_file():
+        return
+    text = decode(index_path.read_bytes())
+    if idx.has_entry(text, index_path.parent, successor) or not idx.has_entry(text, index_path.parent, path):
+        return
+    after = read_memory(successor, txn.rel(successor), in_archive=False)
+    if after.is_malformed:
+        return
+    index_retarget(txn, {path}, successor, after.title, after.description)
+    txn.notes.append(f"MEMORY.md lists {txn.rel(successor)} where it listed {txn.rel(path)} (it did not list it)")
 
 
 def archive_many(
