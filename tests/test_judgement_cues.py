@@ -52,15 +52,15 @@ def test_a_rule_and_the_exception_it_grants_a_narrower_case_are_not_a_contradict
     assert not [p for p in _pairs(report) if p.kind == "contradiction"]
 
 
-def test_a_note_saying_it_moved_away_from_what_another_note_is_named_after_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+def _moved_store(make_store, named: str):  # type: ignore[no-untyped-def]
     filler = "".join(
         f"- Worker pool {n} keeps its own connection budget and retries with backoff.\n" for n in range(12)
     )
-    store = make_store(
+    return make_store(
         {
-            "project_incident_redis_maxclients.md": memory(
-                "project_incident_redis_maxclients",
-                description="Redis 6380 hit maxclients; ops state shares the instance with the file system metadata",
+            f"{named}.md": memory(
+                named,
+                description="Redis 6380 holds ops state; it shares the instance with the file system metadata",
                 body="Ops state lives in Redis on port 6380 next to the JuiceFS metadata.\n"
                 "- Root cause still open: evaluate moving ops state to its own Redis instance.\n" + filler,
                 updated="2026-06-23",
@@ -80,11 +80,23 @@ def test_a_note_saying_it_moved_away_from_what_another_note_is_named_after_is_a_
             ),
         }
     )
+
+
+def test_a_note_saying_it_moved_away_from_what_another_note_is_named_after_is_a_contradiction(make_store) -> None:  # type: ignore[no-untyped-def]
+    store = _moved_store(make_store, "project_redis_ops_state")
     report = check_store(load_store(store), TODAY)
     [pair] = [p for p in _pairs(report) if not p.held_back]
     assert pair.kind == "contradiction"
-    assert pair.paths == ("project_incident_redis_maxclients.md", "project_storage_architecture.md")
+    assert pair.paths == ("project_redis_ops_state.md", "project_storage_architecture.md")
     assert "migrated from Redis to Postgres" in pair.details["newer_claim"]
+
+
+def test_moving_away_after_an_incident_does_not_contradict_the_incidents_record(make_store) -> None:  # type: ignore[no-untyped-def]
+    """A trial read `project_incident_redis_maxclients` against the later move of state to Postgres as false (and
+    the card's advice, archive the incident as superseded, as wrong): what happened stays true."""
+    store = _moved_store(make_store, "project_incident_redis_maxclients")
+    report = check_store(load_store(store), TODAY)
+    assert not [p for p in _pairs(report) if not p.held_back and p.kind == "contradiction"]
 
 
 def test_two_topic_files_without_descriptions_are_not_read_as_equal_descriptions() -> None:

@@ -14,6 +14,7 @@ from memtui.analysis import text as tx
 from memtui.analysis.claims import Aligned, Claim, Comparison, compare, setting_conflict
 from memtui.analysis.lexicon import PERMISSIONS, PROHIBITIONS
 from memtui.analysis.memory_text import MemoryText
+from memtui.analysis.note_kinds import is_event_record
 from memtui.analysis.pairs import SHORT_CLAIMS, PairScore, Relation, Weights, rule_label, score_pair
 
 STORE_FEATURES = ("crowd", "crowd_weak_contradiction", "crowd_weak_duplicate", "crowd_unrelated")
@@ -244,8 +245,11 @@ def moves_off(named: MemoryText, mover: MemoryText, weights: Weights) -> tuple[C
 
 def _moved_off_name(a: MemoryText, b: MemoryText, weights: Weights) -> Aligned | None:
     """One memory says it moved away from what the other is named after ("state migrated from Redis to PG"
-    against `project_incident_redis_maxclients`): a change statement whose object is the other's subject."""
+    against `project_redis_state_store`): a change statement whose object is the other's subject. Not when the
+    other is the record of an event (`project_incident_redis_maxclients`): a trial read that pair as false."""
     for named, mover in ((a, b), (b, a)):
+        if is_event_record(named.title):
+            continue  # moving away from Redis after a Redis incident does not make the incident's record wrong
         found = moves_off(named, mover, weights)
         if found is not None:
             c, word = found

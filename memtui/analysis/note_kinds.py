@@ -75,3 +75,14 @@ def is_log(title: str, description: str) -> bool:
     if _RULE_NAME.match(title):
         return False  # a feedback, user or reference memory is a standing rule even when it names a `log` crate
     return bool(_LOG.search(" " + title.replace("_", " ") + " ")) or bool(_LOG_DESCRIBED.search(description[:80]))
+
+
+_EVENT = re.compile(
+    r"(?:^|[\s_\-])(?:incident|postmortem|post-mortem|outage)(?:$|[\s_\-\d])|事故|故障复盘", re.IGNORECASE
+)
+
+
+def is_event_record(title: str) -> bool:
+    """Whether a memory is named as the record of an event (an incident, an outage, a postmortem): what happened
+    stays true whatever is changed after it."""
+    return bool(_EVENT.search(title))
