@@ -54,7 +54,7 @@ class Card:
     """One thing to decide in a review: a finding, or a memory the agent added or changed."""
 
     kind: str
-    """A finding kind, or `new` for what the agent wrote since the last review."""
+    """A finding kind, or `new` for what the agent wrote since the last review, `deleted` for a memory it deleted."""
     paths: tuple[str, ...]
     title: str
     explanation: str
@@ -180,6 +180,8 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
         for rel, diff in changed_since(repo, since, report):
             m = memories.get(rel)
             if m is None and _deleted_memory(report, rel):
+                # changed_since leaves out what memtui moved away (archive, merge): gone from disk here is the
+                # agent's deletion
                 why = "deleted by the agent since the last review (its text is below); R brings it back as it was"
                 cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff))
                 continue
@@ -361,7 +363,8 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     Only the agent's writes count: every file a `Memtui-Actor: agent` commit after `commit` wrote (`Event.memories`,
     also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only
     what those wrote (`agent_diff`). A write a person approved or rewrote after it (`SETTLING`) is decided: it leaves
-    the queue for good, not just for one screen.
+    the queue for good, not just for one screen. A file gone from disk is here only when the agent deleted it: one
+    memtui moved away (archived, merged away) is a person's decision, whatever the agent wrote before it.
     """
     events = repo.history()
     undone = undone_commits(events)
@@ -385,8 +388,11 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
             continue
         seen.add(name)
         touching = [t for t in by_path.get(name, []) if t not in undone]
-        if name not in pending and _settled(touching, after):
-            continue
+        if name not in pending:
+            if _settled(touching, after):
+                continue
+            if not (repo.work_tree / name).exists() and not (touching and _by_agent(touching[0], after)):
+                continue  # moved away by memtui (archived, merged away) after the agent's write
         unsettled.append((name, touching))
     # the files only the agent wrote are diffed since `commit` in one git call, as `agent_diff` would one by one
     diffs = repo.diffs_since(commit, [name for name, touching in unsettled if _only_agent(touching, after)])

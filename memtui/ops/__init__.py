@@ -17,7 +17,15 @@ agent-write record). Callers use this package's names only.
 from __future__ import annotations
 
 from memtui.audit.repo import NotInGit
-from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, bring_back, restore, restore_many
+from memtui.ops.archiving import (
+    RESTORED_FROM_GIT,
+    STAMP_KEYS,
+    archive,
+    archive_many,
+    bring_back,
+    restore,
+    restore_many,
+)
 from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
 from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
@@ -34,6 +42,7 @@ __all__ = [
     "ARCHIVE_HEADER",
     "CHANGE_DATE_KEYS",
     "GITIGNORE",
+    "RESTORED_FROM_GIT",
     "STAMP_KEYS",
     "TEMP_FILE",
     "UNDOABLE",

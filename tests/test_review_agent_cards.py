@@ -1,0 +1,145 @@
+"""The review's agent cards for a deleted memory (a new-user trial on a real store; real git, real files, the real
+app through Pilot).
+
+Each test failed on the code before its fix (those that say they guard a fix failed on a first fix that went too
+far): memtui's own archive (or merge) of a memory the agent had just written was a card saying the agent deleted
+it, and `R` on it left the memory both live and archived.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+from conftest import init_repo, memory, write_files
+from test_review_flow import TODAY, head, head_sha, make_app, open_review
+from textual.widgets import Input
+
+from memtui import ops
+from memtui.audit.history import revoked_events
+from memtui.audit.repo import try_open_repo
+from memtui.review import Card, build_queue
+from memtui.tui.dialogs import ArchiveDialog
+from memtui.tui.pilot import select_memory, settle
+from memtui.workspace import analyse, open_store
+
+X_BODY = "Reply in plain prose.\n\n**Why:** the person reads on a phone.\n\n**How to apply:** no tables."
+Y_BODY = "The staging cluster is eu-west.\n\n**Why:** data stays in the EU.\n\n**How to apply:** deploy there."
+
+
+@pytest.fixture
+def reviewed(tmp_path: Path) -> Path:
+    """A store under git with two memories and one more to merge into, reviewed once (the agent's queue is empty)."""
+    top = tmp_path / "p"
+    write_files(
+        top,
+        {
+            "memory/MEMORY.md": (
+                "- [feedback_x](feedback_x.md) — prose\n- [project_y](project_y.md) — staging\n"
+                "- [feedback_z](feedback_z.md) — prose too\n"
+            ),
+            "memory/feedback_x.md": memory("feedback_x", body=X_BODY, description="prose"),
+            "memory/project_y.md": memory("project_y", "project", body=Y_BODY, description="staging"),
+            "memory/feedback_z.md": memory("feedback_z", body="Answer briefly.\n\n**Why:** x\n\n**How to apply:** y"),
+        },
+    )
+    init_repo(top)
+    store = top / "memory"
+    ops.finish_review(store, "first review", today=TODAY)
+    return store
+
+
+def agent_cards(store: Path) -> list[Card]:
+    """The review's agent group, as the store is now."""
+    ws = analyse(open_store(store, TODAY))
+    assert ws.report is not None
+    return [c for c in build_queue(ws.report, ws.own_repo()) if c.group == "agent"]
+
+
+def retired(store: Path) -> list[str]:
+    """The memories `memtui history --revoked` lists."""
+    repo = try_open_repo(open_store(store, TODAY).store.layout)
+    assert repo is not None
+    return [m for e in revoked_events(repo.history()) for m in e.memories]
+
+
+# ---------------------------------------------------------------------------------------------- 1
+
+
+@pytest.mark.parametrize("how", ["archive", "merge"])
+def test_a_memory_memtui_moved_away_after_the_agents_write_is_no_deleted_card(reviewed: Path, how: str) -> None:
+    """The agent appends to a memory (uncommitted), then the person archives it or merges it away: memtui's own
+    move was shown as `deleted by the agent`. The person decided on the memory; it has no card at all."""
+    with (reviewed / "feedback_x.md").open("a", encoding="utf-8") as f:
+        f.write("- more\n")
+    if how == "archive":
+        ops.archive(reviewed, "feedback_x.md", reason="no longer how I work", today=TODAY)
+    else:
+        ops.merge(reviewed, ["feedback_x.md", "feedback_z.md"], into="feedback_z.md", reason="one rule", today=TODAY)
+    assert not (reviewed / "feedback_x.md").exists()
+    cards = agent_cards(reviewed)
+    assert not [c for c in cards if c.kind == "deleted"], cards
+    assert "feedback_x.md" not in {p for c in cards for p in c.paths}
+
+
+@pytest.mark.parametrize("how", ["archive", "merge"])
+def test_bring_back_refuses_a_memory_that_is_in_the_archive(reviewed: Path, how: str) -> None:
+    """`R` on that card wrote the file back from git: live with no index line, still in the archive and ARCHIVE.md,
+    and still listed as retired. A memory in the archive is restored from there; bring_back refuses, naming it."""
+    with (reviewed / "feedback_x.md").open("a", encoding="utf-8") as f:
+        f.write("- more\n")
+    if how == "archive":
+        ops.archive(reviewed, "feedback_x.md", reason="no longer how I work", today=TODAY)
+    else:
+        ops.merge(reviewed, ["feedback_x.md", "feedback_z.md"], into="feedback_z.md", reason="one rule", today=TODAY)
+    before = head_sha(reviewed)
+    with pytest.raises(ops.OpError, match=r"archived, as \.\./memory\.archive/feedback_x\.md: restore it") as refused:
+        ops.bring_back(reviewed, "feedback_x.md", today=TODAY)
+    assert refused.value.title == "In the archive" and "memtui restore" in refused.value.cli_hint
+    assert head_sha(reviewed) == before and not (reviewed / "feedback_x.md").exists()
+    assert retired(reviewed) == ["memory/feedback_x.md"]
+    # the archive's own way back still works, index line included
+    ops.restore(reviewed, "../memory.archive/feedback_x.md", today=TODAY)
+    assert "(feedback_x.md)" in (reviewed / "MEMORY.md").read_text(encoding="utf-8")
+    assert not (reviewed.parent / "memory.archive" / "feedback_x.md").exists() and not retired(reviewed)
+
+
+def test_bring_back_still_brings_back_a_memory_the_agent_deleted_beside_an_older_archived_one(reviewed: Path) -> None:
+    """Guards the refusal: an archived memory of the same name, archived long before the agent wrote and deleted a
+    new one, is not what the agent deleted: that deletion is still brought back."""
+    ops.archive(reviewed, "feedback_x.md", reason="old rule", today=TODAY)
+    (reviewed / "feedback_x.md").write_text(memory("feedback_x", body="A new rule."), encoding="utf-8")
+    ops.record_agent_write(reviewed)
+    (reviewed / "feedback_x.md").unlink()
+    ops.record_agent_write(reviewed)
+    ops.bring_back(reviewed, "feedback_x.md", today=TODAY)
+    assert "A new rule." in (reviewed / "feedback_x.md").read_text(encoding="utf-8")
+    assert (reviewed.parent / "memory.archive" / "feedback_x.md").exists()
+
+
+async def test_archiving_on_the_main_screen_after_the_agents_write_leaves_no_deleted_card(reviewed: Path) -> None:
+    """The trial's steps: the agent appends a line, the person archives the memory (`a`, a reason, `enter`), then
+    `r`, `2`: the agent group said `deleted · feedback_x`, and `R` made a second, live copy."""
+    app = make_app(reviewed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        await settle(app, pilot)
+        with (reviewed / "feedback_x.md").open("a", encoding="utf-8") as f:
+            f.write("- more\n")
+        app.reload("disk")
+        await settle(app, pilot)
+        await select_memory(app, pilot, "feedback_x.md")
+        await pilot.press("a")
+        await settle(app, pilot)
+        assert isinstance(app.screen, ArchiveDialog)
+        app.screen.query_one(Input).value = "no longer how I work"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(reviewed)["Memtui-Action"] == ["archive"]
+        screen = await open_review(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        assert not [c for c in screen.cards if c.kind == "deleted"], screen.cards
+        assert "bring_back" not in {str(b.action) for b in screen.live_bindings()}
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert head(reviewed)["Memtui-Action"] == ["archive"] and not (reviewed / "feedback_x.md").exists()
