@@ -15,7 +15,7 @@ from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
 from memtui.core.store import NOT_MEMORIES
-from memtui.ops import UNDOABLE
+from memtui.ops import RESTORED_FROM_GIT, UNDOABLE
 
 GROUPS = ("pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema", "other", "weaker")
 """The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, relative dates
@@ -364,7 +364,9 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only
     what those wrote (`agent_diff`). A write a person approved or rewrote after it (`SETTLING`) is decided: it leaves
     the queue for good, not just for one screen. A file gone from disk is here only when the agent deleted it: one
-    memtui moved away (archived, merged away) is a person's decision, whatever the agent wrote before it.
+    memtui moved away (archived, merged away, an undo) is a person's decision, whatever the agent wrote before it. A deletion memtui wrote back (`ops.bring_back`) and
+    every undo with the decision it took back are as if they never were (`_agent_history`): what is left is what the
+    agent wrote before them, if anything.
     """
     events = repo.history()
     undone = undone_commits(events)
@@ -387,11 +389,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         if not name.endswith(".md") or name in seen:
             continue
         seen.add(name)
-        touching = [t for t in by_path.get(name, []) if t not in undone]
+        touching = _agent_history(by_path.get(name, []), after, undone)
         if name not in pending:
-            if _settled(touching, after):
+            if not any(_by_agent(sha, after) for sha in touching) or _settled(touching, after):
                 continue
-            if not (repo.work_tree / name).exists() and not (touching and _by_agent(touching[0], after)):
+            gone = not (repo.work_tree / name).exists()
+            if gone and not _by_agent(touching[0], after):
                 continue  # moved away by memtui (archived, merged away) after the agent's write
         unsettled.append((name, touching))
     # the files only the agent wrote are diffed since `commit` in one git call, as `agent_diff` would one by one
@@ -400,6 +403,35 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
         out.append((rel, agent_diff(repo, commit, name, touching, after, uncommitted=name in pending, diffs=diffs)))
     return out
+
+
+def _agent_history(touching: Sequence[str], events: Mapping[str, Event], undone: Collection[str]) -> list[str]:
+    """The commits that touched a file (newest first) that still say what happened to it: without the decisions
+    undone and the undos that took them back (each undo comes right after its decision, as it refuses a file
+    written since), and without a deletion by the agent together with the bring-back that wrote the file back as
+    it was before it (`ops.bring_back`: `Memtui-Restored-From: git`). Each pair left out changed nothing in the
+    end, so the diffs of what is left are still what the agent wrote. An undo of a decision older than these
+    commits stays: it changed the file, and it was not the agent."""
+    kept: list[str] = []
+    dropped: set[str] = set()
+    for sha in reversed(touching):  # oldest first: a bring-back cancels the deletion just before it
+        event = events.get(sha)
+        if sha in undone:
+            dropped.add(sha)
+            continue
+        if event is not None and event.action == "undo" and dropped & set(event.trailers.get("Memtui-Reverts", [])):
+            continue
+        brought_back = event is not None and event.action == "restore" and _from_git(event)
+        if brought_back and kept and _by_agent(kept[-1], events):
+            kept.pop()
+            continue
+        kept.append(sha)
+    return kept[::-1]
+
+
+def _from_git(event: Event) -> bool:
+    """A restore that wrote a deleted memory back from git (`ops.bring_back`), not one from the archive."""
+    return event.trailers.get("Memtui-Restored-From") == [RESTORED_FROM_GIT]
 
 
 def _settled(touching: Sequence[str], events: Mapping[str, Event]) -> bool:

@@ -1,9 +1,10 @@
 """The review's agent cards for a deleted memory (a new-user trial on a real store; real git, real files, the real
 app through Pilot).
 
-Each test failed on the code before its fix (those that say they guard a fix failed on a first fix that went too
-far): memtui's own archive (or merge) of a memory the agent had just written was a card saying the agent deleted
-it, and `R` on it left the memory both live and archived.
+Each test failed on the code before its fix: memtui's own archive (or merge) of a memory the agent had just written
+was a card saying the agent deleted it, and `R` on it left the memory both live and archived; a deletion `R` brought
+back came back as a "new" card whose diff deleted every line; the deleted card said "its text is below" over no
+text, and there was no way to say the deletion was fine.
 """
 
 from __future__ import annotations
@@ -105,8 +106,8 @@ def test_bring_back_refuses_a_memory_that_is_in_the_archive(reviewed: Path, how:
 
 
 def test_bring_back_still_brings_back_a_memory_the_agent_deleted_beside_an_older_archived_one(reviewed: Path) -> None:
-    """Guards the refusal: an archived memory of the same name, archived long before the agent wrote and deleted a
-    new one, is not what the agent deleted: that deletion is still brought back."""
+    """An archived memory of the same name, archived long before the agent wrote and deleted a new one, is not what
+    the agent deleted: that deletion is still brought back."""
     ops.archive(reviewed, "feedback_x.md", reason="old rule", today=TODAY)
     (reviewed / "feedback_x.md").write_text(memory("feedback_x", body="A new rule."), encoding="utf-8")
     ops.record_agent_write(reviewed)
@@ -143,3 +144,83 @@ async def test_archiving_on_the_main_screen_after_the_agents_write_leaves_no_del
         await pilot.press("R")
         await settle(app, pilot)
         assert head(reviewed)["Memtui-Action"] == ["archive"] and not (reviewed / "feedback_x.md").exists()
+
+
+# ---------------------------------------------------------------------------------------------- 2
+
+
+def test_a_deletion_brought_back_leaves_no_card(reviewed: Path) -> None:
+    """After `R` the memory is as it was: it came back as a `new` card whose diff deleted every line."""
+    (reviewed / "project_y.md").unlink()
+    assert [c.kind for c in agent_cards(reviewed)] == ["deleted"]
+    ops.bring_back(reviewed, "project_y.md", today=TODAY)
+    assert agent_cards(reviewed) == []
+
+
+def test_after_a_bring_back_what_the_agent_wrote_before_deleting_is_its_card_with_its_own_diff(reviewed: Path) -> None:
+    """The agent edited the memory (recorded), then deleted it; `R` writes back the edited text: the edit is still
+    the agent's, to review, and its card shows that edit, not a deletion."""
+    path = reviewed / "project_y.md"
+    path.write_text(path.read_text(encoding="utf-8").replace("eu-west", "eu-central"), encoding="utf-8")
+    ops.record_agent_write(reviewed)
+    path.unlink()
+    ops.bring_back(reviewed, "project_y.md", today=TODAY)
+    [card] = agent_cards(reviewed)
+    assert card.kind == "new" and card.paths == ("project_y.md",)
+    assert "-The staging cluster is eu-west." in card.diff and "+The staging cluster is eu-central." in card.diff
+    assert "-name: project_y" not in card.diff
+
+
+def test_undoing_a_bring_back_shows_the_deletion_again_and_redoing_it_settles_it(reviewed: Path) -> None:
+    (reviewed / "project_y.md").unlink()
+    ops.bring_back(reviewed, "project_y.md", today=TODAY)
+    ops.undo(reviewed, today=TODAY)
+    assert [(c.kind, c.paths) for c in agent_cards(reviewed)] == [("deleted", ("project_y.md",))]
+    ops.redo(reviewed, today=TODAY)
+    assert agent_cards(reviewed) == []
+
+
+def test_an_undo_of_a_decision_before_the_review_is_not_shown_as_the_agents_write(tmp_path: Path) -> None:
+    """Guards the fix: undos drop out of a file's history with the decision they took back; one whose decision is
+    older than the review changed the file on its own, and the agent's card after it shows only the agent's line."""
+    top = tmp_path / "p"
+    write_files(top, {"memory/MEMORY.md": "- [Y](project_y.md) — y\n", "memory/project_y.md": memory("project_y")})
+    init_repo(top)
+    store = top / "memory"
+    path = store / "project_y.md"
+    ops.edit(store, "project_y.md", path.read_text(encoding="utf-8") + "A person's line.\n", today=TODAY)
+    ops.finish_review(store, "reviewed", today=TODAY)
+    ops.undo(store, today=TODAY)  # takes the person's line back out, after the review
+    path.write_text(path.read_text(encoding="utf-8") + "The agent's line.\n", encoding="utf-8")
+    [card] = agent_cards(store)
+    assert "+The agent's line." in card.diff and "A person's line." not in card.diff
+
+
+async def test_R_on_a_deleted_card_leaves_no_new_card_behind(reviewed: Path) -> None:
+    """The trial's steps: TUI open, `rm project_y.md`, `r`, `2`, `R`: the next card was `new · project_y` with a
+    diff deleting every line, and `v` there committed a verify."""
+    app = make_app(reviewed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_review(app, pilot)
+        text = (reviewed / "project_y.md").read_text(encoding="utf-8")
+        (reviewed / "project_y.md").unlink()
+        app.reload("disk")
+        await settle(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        card = screen.current()
+        assert card is not None and (card.kind, card.paths) == ("deleted", ("project_y.md",))
+        await pilot.press("R")
+        await settle(app, pilot)
+        assert (reviewed / "project_y.md").read_text(encoding="utf-8") == text
+        assert head(reviewed)["Memtui-Action"] == ["restore"]
+        assert [c for c in screen.left() if "project_y.md" in c.paths] == []
+        assert screen.current() is None  # nothing else to review
+        before = head_sha(reviewed)
+        await pilot.press("v")
+        await settle(app, pilot)
+        assert head_sha(reviewed) == before
+        (reviewed / "project_y.md").unlink()  # the agent deletes it again: a new deletion, a card again
+        app.reload("disk")
+        await settle(app, pilot)
+        assert [(c.kind, c.paths) for c in screen.left() if c.group == "agent"] == [("deleted", ("project_y.md",))]

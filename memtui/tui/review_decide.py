@@ -1,6 +1,6 @@
 """Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
-date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line. Each asks the app for the
-decision through `ReviewScreen._ask`."""
+date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line, bring back a memory the agent
+deleted. Each asks the app for the decision through `ReviewScreen._ask`."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from memtui.review import Card
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
-from memtui.tui.review_cursor import ACCEPTED_WORD, DATE_FIXED, ReviewCursor
+from memtui.tui.review_cursor import ACCEPTED_WORD, DATE_FIXED, DELETION_WORDS, ReviewCursor
 
 
 class ReviewDeciding(ReviewCursor):
@@ -375,7 +375,7 @@ class ReviewDeciding(ReviewCursor):
         store, path = self.store_path, card.paths[0]
         self._ask(
             "Bring back",
-            "brought back",
+            DELETION_WORDS[0],
             lambda allow, today: ops.bring_back(store, path, allow_secret=allow, today=today),
         )
 
