@@ -15,7 +15,7 @@ from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
 from memtui.core.store import NOT_MEMORIES
-from memtui.ops import RESTORED_FROM_GIT, UNDOABLE
+from memtui.ops import ACCEPT_DELETION, RESTORED_FROM_GIT, UNDOABLE
 
 GROUPS = ("pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema", "other", "weaker")
 """The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, relative dates
@@ -66,6 +66,8 @@ class Card:
     """On a bulk card, every finding of its rule (one per memory, in `paths` order); empty on other cards."""
     weaker: bool = False
     """A held-back pair candidate (below the shown threshold), shown only on request."""
+    text: str = ""
+    """On a `deleted` card, the memory's text as last committed: what the card shows, and what `R` writes back."""
 
     @property
     def group(self) -> str:
@@ -182,8 +184,13 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
             if m is None and _deleted_memory(report, rel):
                 # changed_since leaves out what memtui moved away (archive, merge): gone from disk here is the
                 # agent's deletion
-                why = "deleted by the agent since the last review (its text is below); R brings it back as it was"
-                cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff))
+                why = (
+                    "deleted by the agent since the last review (its last committed text is below); R brings it "
+                    "back as it was, v accepts the deletion"
+                )
+                name = repo.rel(report.store.layout.root / rel)
+                text = _text(repo.last_version(name))
+                cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff, text=text))
                 continue
             if m is None or not m.is_active:
                 continue
@@ -363,10 +370,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     Only the agent's writes count: every file a `Memtui-Actor: agent` commit after `commit` wrote (`Event.memories`,
     also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only
     what those wrote (`agent_diff`). A write a person approved or rewrote after it (`SETTLING`) is decided: it leaves
-    the queue for good, not just for one screen. A file gone from disk is here only when the agent deleted it: one
-    memtui moved away (archived, merged away, an undo) is a person's decision, whatever the agent wrote before it. A deletion memtui wrote back (`ops.bring_back`) and
-    every undo with the decision it took back are as if they never were (`_agent_history`): what is left is what the
-    agent wrote before them, if anything.
+    the queue for good, not just for one screen. A file gone from disk is here only when the agent deleted it and no
+    person accepted that deletion since (`ops.accept_deletion`, a commit that touches no file, so matched to the
+    deletion by its place in history): one memtui moved away (archived, merged away, an undo) is a person's
+    decision, whatever the agent wrote before it. A deletion memtui wrote back (`ops.bring_back`) and every undo
+    with the decision it took back are as if they never were (`_agent_history`): what is left is what the agent
+    wrote before them, if anything.
     """
     events = repo.history()
     undone = undone_commits(events)
@@ -378,6 +387,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         after[event.commit] = event
         if event.action == "agent-write":
             names += event.memories
+    place = {sha: n for n, sha in enumerate(after)}  # newest first
+    accepted: dict[str, int] = {}  # file → the newest deletion a person accepted (its place in history)
+    for sha, event in after.items():
+        if event.action == ACCEPT_DELETION and sha not in undone:
+            for name in event.memories:
+                accepted.setdefault(name, place[sha])
     uncommitted = repo.changed_paths()
     pending = set(uncommitted)
     out = []
@@ -394,8 +409,8 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
             if not any(_by_agent(sha, after) for sha in touching) or _settled(touching, after):
                 continue
             gone = not (repo.work_tree / name).exists()
-            if gone and not _by_agent(touching[0], after):
-                continue  # moved away by memtui (archived, merged away) after the agent's write
+            if gone and not (_by_agent(touching[0], after) and accepted.get(name, len(place)) > place[touching[0]]):
+                continue  # moved away by memtui after the agent's write, or a deletion accepted since
         unsettled.append((name, touching))
     # the files only the agent wrote are diffed since `commit` in one git call, as `agent_diff` would one by one
     diffs = repo.diffs_since(commit, [name for name, touching in unsettled if _only_agent(touching, after)])

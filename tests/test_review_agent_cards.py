@@ -1,10 +1,11 @@
 """The review's agent cards for a deleted memory (a new-user trial on a real store; real git, real files, the real
 app through Pilot).
 
-Each test failed on the code before its fix: memtui's own archive (or merge) of a memory the agent had just written
-was a card saying the agent deleted it, and `R` on it left the memory both live and archived; a deletion `R` brought
-back came back as a "new" card whose diff deleted every line; the deleted card said "its text is below" over no
-text, and there was no way to say the deletion was fine.
+Each test failed on the code before its fix (those that say they guard a fix failed on a first fix that went too
+far): memtui's own archive (or merge) of a memory the agent had just written was a card saying the agent deleted
+it, and `R` on it left the memory both live and archived; a deletion `R` brought back came back as a "new" card
+whose diff deleted every line; the deleted card said "its text is below" over no text, and there was no way to say
+the deletion was fine.
 """
 
 from __future__ import annotations
@@ -12,9 +13,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
-from conftest import init_repo, memory, write_files
+from conftest import git, init_repo, memory, write_files
 from test_review_flow import TODAY, head, head_sha, make_app, open_review
-from textual.widgets import Input
+from test_snapshots_review import _screen_lines
+from textual.widgets import Input, Static
 
 from memtui import ops
 from memtui.audit.history import revoked_events
@@ -106,8 +108,8 @@ def test_bring_back_refuses_a_memory_that_is_in_the_archive(reviewed: Path, how:
 
 
 def test_bring_back_still_brings_back_a_memory_the_agent_deleted_beside_an_older_archived_one(reviewed: Path) -> None:
-    """An archived memory of the same name, archived long before the agent wrote and deleted a new one, is not what
-    the agent deleted: that deletion is still brought back."""
+    """Guards the refusal: an archived memory of the same name, archived long before the agent wrote and deleted a
+    new one, is not what the agent deleted: that deletion is still brought back."""
     ops.archive(reviewed, "feedback_x.md", reason="old rule", today=TODAY)
     (reviewed / "feedback_x.md").write_text(memory("feedback_x", body="A new rule."), encoding="utf-8")
     ops.record_agent_write(reviewed)
@@ -224,3 +226,77 @@ async def test_R_on_a_deleted_card_leaves_no_new_card_behind(reviewed: Path) -> 
         app.reload("disk")
         await settle(app, pilot)
         assert [(c.kind, c.paths) for c in screen.left() if c.group == "agent"] == [("deleted", ("project_y.md",))]
+
+
+# ---------------------------------------------------------------------------------------------- 3
+
+
+@pytest.mark.parametrize("size", [(120, 40), (80, 24)])
+async def test_the_deleted_card_shows_the_memorys_last_committed_text(reviewed: Path, size: tuple[int, int]) -> None:
+    """The card said "its text is below" over its own explanation again: the body held no text of the memory."""
+    (reviewed / "project_y.md").unlink()
+    app = make_app(reviewed)
+    async with app.run_test(size=size) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        card = screen.current()
+        assert card is not None and card.kind == "deleted"
+        body = str(screen.query_one("#single-text", Static).render())
+        assert "The staging cluster is eu-west." in body and "name: project_y" in body
+        assert screen.query_one("#card-single").region.height > 0
+        explain = str(screen.query_one("#card-explain", Static).render())
+        assert "last committed text is below" in explain and "v accepts the deletion" in explain
+        assert "deleted rule" not in explain
+        bottom = " ".join(_screen_lines(app.export_screenshot())[-3:]).lower()
+        assert "bring back" in bottom and "accept deletion" in bottom  # both keys, on the footer or the key line
+
+
+async def test_v_on_a_deleted_card_accepts_the_deletion_in_one_commit(reviewed: Path) -> None:
+    """A person who agrees with the agent's deletion had no key but `R`: `v` accepts it, the memory stays deleted,
+    the card leaves for good, and `u` takes the decision back."""
+    (reviewed / "project_y.md").unlink()
+    app = make_app(reviewed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_review(app, pilot)
+        await pilot.press("2")
+        await settle(app, pilot)
+        live = {str(b.action) for b in screen.live_bindings()}
+        assert {"bring_back", "accept_deletion"} <= live and "approve" not in live
+        await pilot.press("v")
+        await settle(app, pilot)
+        trailers = head(reviewed)
+        assert trailers["Memtui-Action"] == ["accept-deletion"] and trailers["Memtui-Memory"] == ["memory/project_y.md"]
+        assert git(reviewed.parent, "show", "--name-only", "--format=", "HEAD").strip() == ""  # writes no file
+        log = git(reviewed.parent, "log", "-2", "--format=%s").splitlines()
+        assert log[1].startswith("memtui: record agent writes")  # the deletion itself, as the agent's write
+        assert not (reviewed / "project_y.md").exists()
+        assert not [c for c in screen.left() if c.kind == "deleted"]
+        assert [c.kind for c in screen.left()] == ["broken-link"]  # its index line: d drops it, on its own card
+        assert [d.action for d in screen.decisions] == ["deletion accepted"]
+        assert agent_cards(reviewed) == []
+        await pilot.press("u")
+        await settle(app, pilot)
+        assert head(reviewed)["Memtui-Action"] == ["undo"]
+        assert [(c.kind, c.paths) for c in screen.left() if c.group == "agent"] == [("deleted", ("project_y.md",))]
+
+
+def test_accept_deletion_refuses_a_memory_that_is_there(reviewed: Path) -> None:
+    before = head_sha(reviewed)
+    with pytest.raises(ops.OpError, match="is there: it is not deleted"):
+        ops.accept_deletion(reviewed, "project_y.md", today=TODAY)
+    with pytest.raises(ops.OpError, match="git never had"):
+        ops.accept_deletion(reviewed, "project_never.md", today=TODAY)
+    assert head_sha(reviewed) == before
+
+
+def test_the_agent_deleting_a_memory_again_after_it_was_accepted_is_a_card_again(reviewed: Path) -> None:
+    path = reviewed / "project_y.md"
+    text = path.read_text(encoding="utf-8")
+    path.unlink()
+    ops.accept_deletion(reviewed, "project_y.md", today=TODAY)
+    assert agent_cards(reviewed) == []
+    path.write_text(text, encoding="utf-8")  # the agent writes it again …
+    ops.record_agent_write(reviewed)
+    path.unlink()  # … and deletes it again
+    assert [(c.kind, c.paths) for c in agent_cards(reviewed)] == [("deleted", ("project_y.md",))]

@@ -27,7 +27,7 @@ from memtui.ops.archiving import (
     restore_many,
 )
 from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
-from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
+from memtui.ops.history import ACCEPT_DELETION, UNDOABLE, accept_deletion, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
 from memtui.ops.indexing import drop_link, index
 from memtui.ops.merging import CHANGE_DATE_KEYS, default_merge_text, merge
@@ -39,6 +39,7 @@ from memtui.ops.transaction import Txn as _Txn  # the name tests and probes patc
 from memtui.ops.transaction import decision as _decision
 
 __all__ = [
+    "ACCEPT_DELETION",
     "ARCHIVE_HEADER",
     "CHANGE_DATE_KEYS",
     "GITIGNORE",
@@ -58,6 +59,7 @@ __all__ = [
     "Txn",
     "_Txn",
     "_decision",
+    "accept_deletion",
     "archive",
     "archive_many",
     "atomic_write",

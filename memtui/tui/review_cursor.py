@@ -71,8 +71,8 @@ class ReviewSession:
         `review.changed_since` leaves a settled one out), a schema finding accepted (a card for it now means the
         memory changed since), or what was archived or merged away (a card for it now
         means a restore, or an undo outside this review, brought it back), or a deletion the agent made that was
-        brought back (a card for it now is the agent deleting it again). Their cards are to decide again; the
-        commits stay, and the record still counts them."""
+        brought back or accepted (a card for it now is the agent deleting it again). Their cards are to decide
+        again; the commits stay, and the record still counts them."""
         for k, d in enumerate(self.decisions):
             card = d.card
             if d.reopened or not d.closes or card is None:
@@ -105,9 +105,9 @@ SETTLING_WORDS = frozenset({"verified", "edited"})
 """The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
 GONE_WORDS = frozenset({"archived", "merged", "merged away (duplicate)"})
 """The review's words for the decisions after which what the card was about is gone from the loaded store."""
-DELETION_WORDS = ("brought back",)
-"""The review's words for the decisions on a memory the agent deleted (`R`): each settles the deletion, so a card
-for it again is a new deletion."""
+DELETION_WORDS = ("brought back", "deletion accepted")
+"""The review's words for the two decisions on a memory the agent deleted (`R`, `v`): either settles the deletion,
+so a card for it again is a new deletion."""
 DATE_FIXED = "date fixed"
 """The review's word for a relative date fixed (`ops.fix_date`): it closes its card only when the memory no longer
 says the phrase (`review.date_left`)."""
