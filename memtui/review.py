@@ -15,7 +15,7 @@ from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
 from memtui.core.store import NOT_MEMORIES
-from memtui.ops import UNDOABLE
+from memtui.ops import ACCEPT_DELETION, RESTORED_FROM_GIT, UNDOABLE
 
 GROUPS = ("pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema", "other", "weaker")
 """The review's groups, in queue order: pairs, the agent's writes since the last review, freshness, relative dates
@@ -56,7 +56,7 @@ class Card:
     """One thing to decide in a review: a finding, or a memory the agent added or changed."""
 
     kind: str
-    """A finding kind, or `new` for what the agent wrote since the last review."""
+    """A finding kind, or `new` for what the agent wrote since the last review, `deleted` for a memory it deleted."""
     paths: tuple[str, ...]
     title: str
     explanation: str
@@ -68,6 +68,8 @@ class Card:
     """On a bulk card, every finding of its rule (one per memory, in `paths` order); empty on other cards."""
     weaker: bool = False
     """A held-back pair candidate (below the shown threshold), shown only on request."""
+    text: str = ""
+    """On a `deleted` card, the memory's text as last committed: what the card shows, and what `R` writes back."""
 
     @property
     def group(self) -> str:
@@ -182,8 +184,15 @@ def build_queue(report: Report, repo: StoreRepo | None) -> list[Card]:
         for rel, diff in changed_since(repo, since, report):
             m = memories.get(rel)
             if m is None and _deleted_memory(report, rel):
-                why = "deleted by the agent since the last review (its text is below); R brings it back as it was"
-                cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff))
+                # changed_since leaves out what memtui moved away (archive, merge): gone from disk here is the
+                # agent's deletion
+                why = (
+                    "deleted by the agent since the last review (its last committed text is below); R brings it "
+                    "back as it was, v accepts the deletion"
+                )
+                name = repo.rel(report.store.layout.root / rel)
+                text = _text(repo.last_version(name))
+                cards.append(Card("deleted", (rel,), Path(rel).stem, why, diff=diff, text=text))
                 continue
             if m is None or not m.is_active:
                 continue
@@ -387,7 +396,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
     Only the agent's writes count: every file a `Memtui-Actor: agent` commit after `commit` wrote (`Event.memories`,
     also those its trailers leave unnamed), and files changed on disk and not yet committed; the diff shows only
     what those wrote (`agent_diff`). A write a person approved or rewrote after it (`SETTLING`) is decided: it leaves
-    the queue for good, not just for one screen.
+    the queue for good, not just for one screen. A file gone from disk is here only when the agent deleted it and no
+    person accepted that deletion since (`ops.accept_deletion`, a commit that touches no file, so matched to the
+    deletion by its place in history): one memtui moved away (archived, merged away, an undo) is a person's
+    decision, whatever the agent wrote before it. A deletion memtui wrote back (`ops.bring_back`) and every undo
+    with the decision it took back are as if they never were (`_agent_history`): what is left is what the agent
+    wrote before them, if anything.
     """
     events = repo.history()
     undone = undone_commits(events)
@@ -399,6 +413,12 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         after[event.commit] = event
         if event.action == "agent-write":
             names += event.memories
+    place = {sha: n for n, sha in enumerate(after)}  # newest first
+    accepted: dict[str, int] = {}  # file → the newest deletion a person accepted (its place in history)
+    for sha, event in after.items():
+        if event.action == ACCEPT_DELETION and sha not in undone:
+            for name in event.memories:
+                accepted.setdefault(name, place[sha])
     uncommitted = repo.changed_paths()
     pending = set(uncommitted)
     out = []
@@ -410,9 +430,13 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         if not name.endswith(".md") or name in seen:
             continue
         seen.add(name)
-        touching = [t for t in by_path.get(name, []) if t not in undone]
-        if name not in pending and _settled(touching, after):
-            continue
+        touching = _agent_history(by_path.get(name, []), after, undone)
+        if name not in pending:
+            if not any(_by_agent(sha, after) for sha in touching) or _settled(touching, after):
+                continue
+            gone = not (repo.work_tree / name).exists()
+            if gone and not (_by_agent(touching[0], after) and accepted.get(name, len(place)) > place[touching[0]]):
+                continue  # moved away by memtui after the agent's write, or a deletion accepted since
         unsettled.append((name, touching))
     # the files only the agent wrote are diffed since `commit` in one git call, as `agent_diff` would one by one
     diffs = repo.diffs_since(commit, [name for name, touching in unsettled if _only_agent(touching, after)])
@@ -420,6 +444,35 @@ def changed_since(repo: StoreRepo, commit: str, report: Report) -> list[tuple[st
         rel = Path(os.path.relpath(repo.work_tree / name, root)).as_posix()
         out.append((rel, agent_diff(repo, commit, name, touching, after, uncommitted=name in pending, diffs=diffs)))
     return out
+
+
+def _agent_history(touching: Sequence[str], events: Mapping[str, Event], undone: Collection[str]) -> list[str]:
+    """The commits that touched a file (newest first) that still say what happened to it: without the decisions
+    undone and the undos that took them back (each undo comes right after its decision, as it refuses a file
+    written since), and without a deletion by the agent together with the bring-back that wrote the file back as
+    it was before it (`ops.bring_back`: `Memtui-Restored-From: git`). Each pair left out changed nothing in the
+    end, so the diffs of what is left are still what the agent wrote. An undo of a decision older than these
+    commits stays: it changed the file, and it was not the agent."""
+    kept: list[str] = []
+    dropped: set[str] = set()
+    for sha in reversed(touching):  # oldest first: a bring-back cancels the deletion just before it
+        event = events.get(sha)
+        if sha in undone:
+            dropped.add(sha)
+            continue
+        if event is not None and event.action == "undo" and dropped & set(event.trailers.get("Memtui-Reverts", [])):
+            continue
+        brought_back = event is not None and event.action == "restore" and _from_git(event)
+        if brought_back and kept and _by_agent(kept[-1], events):
+            kept.pop()
+            continue
+        kept.append(sha)
+    return kept[::-1]
+
+
+def _from_git(event: Event) -> bool:
+    """A restore that wrote a deleted memory back from git (`ops.bring_back`), not one from the archive."""
+    return event.trailers.get("Memtui-Restored-From") == [RESTORED_FROM_GIT]
 
 
 def _settled(touching: Sequence[str], events: Mapping[str, Event]) -> bool:

@@ -768,9 +768,13 @@ class StoreRepo:
         at_head = self.show("HEAD", path)
         if at_head is not None:
             return at_head
-        proc = self.git("log", "-1", "--format=%H", "--diff-filter=D", "HEAD", "--", path, check=False)
-        deleted_by = proc.stdout.decode().strip() if proc.returncode == 0 else ""
+        deleted_by = self.deleted_in(path)
         return self.show(f"{deleted_by}^", path) if deleted_by else None
+
+    def deleted_in(self, path: str) -> str | None:
+        """The newest commit that deleted a file (path relative to the work tree), or None if none did."""
+        proc = self.git("log", "-1", "--format=%H", "--diff-filter=D", "HEAD", "--", path, check=False)
+        return (proc.stdout.decode().strip() if proc.returncode == 0 else "") or None
 
     def show(self, commit: str, path: str) -> bytes | None:
         """A file's bytes at a commit (path relative to the work tree), or None if it did not exist."""

@@ -17,9 +17,17 @@ agent-write record). Callers use this package's names only.
 from __future__ import annotations
 
 from memtui.audit.repo import NotInGit
-from memtui.ops.archiving import STAMP_KEYS, archive, archive_many, bring_back, restore, restore_many
+from memtui.ops.archiving import (
+    RESTORED_FROM_GIT,
+    STAMP_KEYS,
+    archive,
+    archive_many,
+    bring_back,
+    restore,
+    restore_many,
+)
 from memtui.ops.editing import DateFix, LineFix, edit, fix_date, fix_date_preview, verify, verify_many
-from memtui.ops.history import UNDOABLE, finish_review, keep_both, redo, undo
+from memtui.ops.history import ACCEPT_DELETION, UNDOABLE, accept_deletion, finish_review, keep_both, redo, undo
 from memtui.ops.index_edit import ARCHIVE_HEADER
 from memtui.ops.indexing import drop_link, index
 from memtui.ops.linking import relink
@@ -32,9 +40,11 @@ from memtui.ops.transaction import Txn as _Txn  # the name tests and probes patc
 from memtui.ops.transaction import decision as _decision
 
 __all__ = [
+    "ACCEPT_DELETION",
     "ARCHIVE_HEADER",
     "CHANGE_DATE_KEYS",
     "GITIGNORE",
+    "RESTORED_FROM_GIT",
     "STAMP_KEYS",
     "TEMP_FILE",
     "UNDOABLE",
@@ -50,6 +60,7 @@ __all__ = [
     "Txn",
     "_Txn",
     "_decision",
+    "accept_deletion",
     "archive",
     "archive_many",
     "atomic_write",

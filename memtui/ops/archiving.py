@@ -13,6 +13,7 @@ from __future__ import annotations
 import datetime as dt
 import os
 import re
+import shlex
 from collections.abc import Mapping, Sequence
 from pathlib import Path
 
@@ -35,6 +36,8 @@ from memtui.ops.paths import archived_path, distinct_names, safe_path
 from memtui.ops.transaction import Txn, decision, load, scan_bytes
 
 STAMP_KEYS = ("status", "archived_at", "archived_reason", "superseded_by", "merged_into")
+RESTORED_FROM_GIT = "git"
+"""`Memtui-Restored-From` of a memory `bring_back` wrote back from git after a deletion (not from the archive)."""
 
 
 def _stamp(text: str, updates: dict[str, str]) -> str:
@@ -311,7 +314,13 @@ def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.
     """Write back a memory deleted from the loaded folder (by the agent, or by hand), as it was last committed, in
     one commit (`restore`): nobody decided that deletion. The deletion itself is recorded first, as the agent's
     write, like every change found on disk. Refused when a file is there now, or git never had one there; its
-    MEMORY.md line, if the agent took it out too, is for the person to add back (`index`)."""
+    MEMORY.md line, if the agent took it out too, is for the person to add back (`index`).
+
+    Refused too when the memory is not deleted but in the archive: the commit that took it out of the loaded
+    folder moved it there (memtui's archive or merge, or an undone restore) and that copy is still there. A second,
+    live copy would leave it both loaded and retired (the archive's index and `history --revoked` would still
+    list it), and putting it back is undoing a person's decision, which goes through `restore` (it puts the index
+    line back and takes the archive's out): the refusal names the archived file to restore."""
     with decision(store, allow_secret=allow_secret, today=today) as txn:
         path = safe_path(txn.layout, file, must_exist=False)
         if path.exists() or path.is_symlink():
@@ -320,10 +329,41 @@ def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.
         data = txn.repo.last_version(name)
         if data is None:
             raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing to bring back; nothing was changed")
+        archived = _archived_copy(txn, path, name)
+        if archived is not None:
+            where = txn.rel(archived)
+            raise OpError(
+                f"{txn.rel(path)} was not deleted but archived, as {where}: restore it from the archive (the history's "
+                "R), which takes it out of the archive and puts its index line back; nothing was changed",
+                title="In the archive",
+                cli_hint=f"memtui restore {shlex.quote(str(txn.layout.root))} {shlex.quote(where)}",
+            )
         txn.write(path, data)
-        trailers = [("Memtui-Memory", name), ("Memtui-Restored-From", "git")]
+        trailers = [("Memtui-Memory", name), ("Memtui-Restored-From", RESTORED_FROM_GIT)]
         sha = txn.commit(message("restore", path.name, "brought back as it was last committed", trailers))
         return txn.result("restore", sha, f"brought back {txn.rel(path)}", [txn.rel(path)])
+
+
+def _archived_copy(txn: Txn, path: Path, name: str) -> Path | None:
+    """The archived copy of a memory gone from the loaded folder, when the commit that took it away moved it into
+    the archive (an archive, a merge, an undone restore: each adds it there under its name, or its name numbered
+    `-2`…) and it is still there; None when nothing committed its deletion (the agent's, on disk only) or the
+    deletion put it nowhere in the archive."""
+    repo, layout = txn.repo, txn.layout
+    if repo.show("HEAD", name) is not None:
+        return None  # the deletion is not committed: memtui commits every move it makes
+    commit = repo.deleted_in(name)
+    if commit is None:
+        return None
+    first = layout.archived_path(path)
+    numbered = re.compile(rf"{re.escape(path.stem)}-\d+{re.escape(path.suffix + layout.archive_suffix)}")
+    for status, rel in repo.commit_paths(commit):
+        added = repo.work_tree / rel
+        if status != "A" or added.parent != first.parent or not added.is_file():
+            continue
+        if added.name == first.name or numbered.fullmatch(added.name):
+            return added
+    return None
 
 
 def restore_many(

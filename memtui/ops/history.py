@@ -1,4 +1,5 @@
-"""Decisions about decisions: undo, redo, and the review's markers (keep both, review finished).
+"""Decisions about decisions: undo, redo, and the review's markers (keep both, a deletion accepted, review
+finished).
 
 Undo reverts the newest memtui decision not yet undone; redo re-applies what the newest undo reverted, only
 while that undo is the newest decision. Both are one reversal (`_reverse`): put every store file a commit
@@ -20,7 +21,11 @@ from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, unstamped_hash
 from memtui.ops.index_edit import encode_like
 from memtui.ops.outcome import OpError, OpResult
+from memtui.ops.paths import safe_path
 from memtui.ops.transaction import Txn, decision
+
+ACCEPT_DELETION = "accept-deletion"
+"""The action of a deletion accepted (`accept_deletion`): a marker commit naming the deleted memory."""
 
 UNDOABLE = (
     "archive",
@@ -31,6 +36,7 @@ UNDOABLE = (
     "accept",
     "fix-date",
     "keep-both",
+    ACCEPT_DELETION,
     "index",
     "drop-link",
     "relink",
@@ -206,6 +212,24 @@ def keep_both(store: Path, a: Memory, b: Memory, *, kind: str, today: dt.date | 
         )
         sha = txn.repo.marker_commit(msg)
         return txn.result("keep-both", sha, f"kept both {a.path} and {b.path}")
+
+
+def accept_deletion(store: Path, file: str, *, today: dt.date | None = None) -> OpResult:
+    """Accept that a memory was deleted from the loaded folder (by the agent): it stays deleted, and the review's
+    card for that deletion is settled, in one commit that writes no file (`accept-deletion`, naming it). The
+    deletion itself is recorded first, as the agent's write, like every change found on disk; its last text stays
+    in git. Refused when the file is there, or git never had it."""
+    with decision(store, today=today) as txn:
+        path = safe_path(txn.layout, file, must_exist=False)
+        if path.exists() or path.is_symlink():
+            raise OpError(f"{txn.rel(path)} is there: it is not deleted; nothing was changed")
+        name = txn.repo.rel(path)
+        if txn.repo.last_version(name) is None:
+            raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing was changed")
+        reason = "the agent deleted it; the deletion is accepted (its last text stays in git)"
+        trailers = [("Memtui-Memory", name), ("Memtui-Reason", reason)]
+        sha = txn.repo.marker_commit(message(ACCEPT_DELETION, path.name, reason[0].upper() + reason[1:], trailers))
+        return txn.result(ACCEPT_DELETION, sha, f"accepted the deletion of {txn.rel(path)}")
 
 
 def finish_review(store: Path, summary: str, *, today: dt.date | None = None) -> OpResult:

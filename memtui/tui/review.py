@@ -132,6 +132,14 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         ),
         Binding(
             "v",
+            "accept_deletion",
+            "Accept deletion",
+            id="review.accept_deletion",
+            tooltip="On a memory the agent deleted: the deletion is fine. It stays deleted; one commit records the "
+            "decision (its last text stays in git), and the card does not come back.",
+        ),
+        Binding(
+            "v",
             "approve",
             "Approve/verify",
             id="review.approve",
@@ -297,6 +305,10 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         "that version, in git, so it comes back (in the review, on the main screen, in check) only if the memory "
         "changes. v is offered only where it can stamp: not on a memory without front matter (memtui never adds "
         "one: e adds it, or a archives it), nor on a file that cannot be read (e or E fixes it in $EDITOR).",
+        "A memory the agent deleted is a card showing its last committed text: R writes it back as it was (its "
+        "MEMORY.md line, if the agent took that out too, comes back with i), v accepts the deletion (one commit that "
+        "writes no file; the memory stays deleted and its text stays in git). A memory archived or merged away is "
+        "no deletion of the agent's: it has no card.",
         "Index cards: i adds a MEMORY.md line for each memory an unindexed card lists (the marked ones among them, "
         "when some are), built from its name and description, and d removes a broken link's line; one commit each. "
         "On a [[wikilink]] to no live memory, l points it at the memory the card names (an archived memory's "
@@ -506,6 +518,8 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             return bool(relink_to(card.finding))
         if action == "bring_back":
             return card.kind == "deleted"
+        if action == "accept_deletion":
+            return card.kind == "deleted" and not self.marks  # with marks, v verifies the marked memories
         if action in PAIR_ONLY:
             return self.is_pair(card)
         if action == "mark":
@@ -874,6 +888,11 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
             "drop_link": ("review: Drop the broken line", self.action_drop_link, "Remove the line to a missing file"),
             "relink": ("review: Relink", self.action_relink, "Point the [[link]] at the memory the card names"),
             "bring_back": ("review: Bring back", self.action_bring_back, "A memory the agent deleted, as it was"),
+            "accept_deletion": (
+                "review: Accept the deletion",
+                self.action_accept_deletion,
+                "A memory the agent deleted stays deleted",
+            ),
             "skip": ("review: Skip", self.action_skip, "Leave this card for later"),
             "mark": ("review: Mark", self.action_mark, "Mark this memory for a bulk archive or verify"),
             "mark_all": ("review: Mark all / none", self.action_mark_all, "Every memory of this list card"),

@@ -105,8 +105,8 @@ def why(card: Card, fresh: Freshness | None, memory_type: str | None) -> str:
         if kind == "expired" and fresh.expires_at is not None:
             return f"expires_at {fresh.expires_at.isoformat()} has passed · {head}"
         return f"{head} ({fresh.age_days} days ago)"
-    if kind == "new":
-        return ""  # the explanation already says the agent wrote it, and which session
+    if kind in ("new", "deleted"):
+        return ""  # the explanation already says the agent wrote or deleted it (and for a write, which session)
     if kind == "secret":
         return f"secret scan: {card.cue or 'a credential-shaped string'}"
     if kind == "relative-date":

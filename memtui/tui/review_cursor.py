@@ -70,13 +70,15 @@ class ReviewSession:
         decide: an agent's write approved or rewritten (a card for that memory now is a newer write:
         `review.changed_since` leaves a settled one out), a schema finding accepted (a card for it now means the
         memory changed since), or what was archived or merged away (a card for it now
-        means a restore, or an undo outside this review, brought it back). Their cards are to decide again; the
-        commits stay, and the record still counts them."""
+        means a restore, or an undo outside this review, brought it back), or a deletion the agent made that was
+        brought back or accepted (a card for it now is the agent deleting it again). Their cards are to decide
+        again; the commits stay, and the record still counts them."""
         for k, d in enumerate(self.decisions):
             card = d.card
             if d.reopened or not d.closes or card is None:
                 continue
             settled = d.action in GONE_WORDS or d.action == ACCEPTED_WORD
+            settled = settled or (card.kind == "deleted" and d.action in DELETION_WORDS)
             if (settled or (card.kind == "new" and d.action in SETTLING_WORDS)) and current_card(
                 card, queue
             ) is not None:
@@ -103,6 +105,9 @@ SETTLING_WORDS = frozenset({"verified", "edited"})
 """The review's words for the decisions that settle an agent's write (`review.SETTLING`)."""
 GONE_WORDS = frozenset({"archived", "merged", "merged away (duplicate)"})
 """The review's words for the decisions after which what the card was about is gone from the loaded store."""
+DELETION_WORDS = ("brought back", "deletion accepted")
+"""The review's words for the two decisions on a memory the agent deleted (`R`, `v`): either settles the deletion,
+so a card for it again is a new deletion."""
 DATE_FIXED = "date fixed"
 """The review's word for a relative date fixed (`ops.fix_date`): it closes its card only when the memory no longer
 says the phrase (`review.date_left`)."""

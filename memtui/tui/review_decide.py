@@ -1,6 +1,6 @@
 """Deciding a review card: archive (older, newer, or the marked memories), merge, edit, approve/verify, fix a
-date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line, point a wikilink elsewhere. Each asks the app for the
-decision through `ReviewScreen._ask`."""
+date, keep both, add unlisted memories to MEMORY.md, drop a broken link's line, point a wikilink elsewhere, bring
+back or accept a memory the agent deleted. Each asks the app for the decision through `ReviewScreen._ask`."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from memtui.review import Card, relink_to
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
-from memtui.tui.review_cursor import ACCEPTED_WORD, DATE_FIXED, ReviewCursor
+from memtui.tui.review_cursor import ACCEPTED_WORD, DATE_FIXED, DELETION_WORDS, ReviewCursor
 
 
 class ReviewDeciding(ReviewCursor):
@@ -378,8 +378,20 @@ class ReviewDeciding(ReviewCursor):
         store, path = self.store_path, card.paths[0]
         self._ask(
             "Bring back",
-            "brought back",
+            DELETION_WORDS[0],
             lambda allow, today: ops.bring_back(store, path, allow_secret=allow, today=today),
+        )
+
+    def action_accept_deletion(self) -> None:
+        """On a memory the agent deleted: the deletion is fine; it stays deleted, in one commit that writes no file."""
+        card = self.current()
+        if card is None or self._busy() or card.kind != "deleted" or not card.paths:
+            return
+        store, path = self.store_path, card.paths[0]
+        self._ask(
+            "Accept deletion",
+            DELETION_WORDS[1],
+            lambda allow, today: ops.accept_deletion(store, path, today=today),
         )
 
     def action_drop_link(self) -> None:

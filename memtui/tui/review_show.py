@@ -127,6 +127,9 @@ class ReviewDrawing(ReviewCursor):
             raw = ""
             if card.kind == "new" and card.diff:
                 text = render.diff(redacted(card.diff))
+            elif card.kind == "deleted":  # gone from disk: the text it had when last committed, what R writes back
+                raw = card.text
+                text = highlight(raw, []) if raw else render.plain("(git holds no text of it)")
             elif unloaded := unloaded_text(card):
                 text = render.plain(unloaded)  # index-over-cap: every memory whose line the agent does not see
             else:
