@@ -197,6 +197,17 @@ def test_a_memory_named_after_the_day_it_was_written_takes_its_age_from_that_day
     assert badges()["project_log_2026-11-02.md"] != ("aging", 28)
 
 
+def test_the_summary_says_which_findings_the_review_count_leaves_out(tmp_path: Path) -> None:
+    """A trial read "0 errors, 28 warnings, 28 info · 38 findings to review" and could not tell why 56 became 38."""
+    store = tmp_path / "memory"
+    store.mkdir()
+    (store / "MEMORY.md").write_text("- [A](a.md) — a\n")
+    (store / "a.md").write_text(memory("a", "user"))
+    (store / "b.md").write_text(memory("b", "user"))  # not in MEMORY.md: index hygiene, shown but not counted
+    last = run("check", str(store), "--today", "2026-11-30").stdout.splitlines()[-1]
+    assert "1 info · 0 findings to review" in last and "1 about index hygiene" in last and "not counted" in last, last
+
+
 def test_counts_of_one_are_singular_help_cites_no_missing_file_and_no_store_is_one_line(tmp_path: Path) -> None:
     """A new user read '1 errors' and '1 findings', --help citing 'DESIGN §5' (a file not in the repository), and
     a literal '\\n' in the message when memtui found no store."""

@@ -246,10 +246,18 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False, ever
         for f in report.accepted:
             print(f"accepted {f.kind:18} {_safe(f.message)}: a person accepted it as it is (until it changes)")
         counts = {s: sum(1 for f in report.findings if f.severity == s) for s in ("error", "warning", "info")}
+        from memtui.review import UNCOUNTED
+
+        hygiene = sum(1 for f in report.findings if f.kind in UNCOUNTED)
         print()
         print(
             f"{_count(counts['error'], 'error')}, {_count(counts['warning'], 'warning')}, {counts['info']} info"
-            f" · {_count(_to_review(report), 'finding')} to review (the count the TUI shows)"
+            f" · {_count(_to_review(report), 'finding')} to review (the count the TUI shows"
+            + (
+                f"; {hygiene} about index hygiene, unindexed memories and long index lines, not counted)"
+                if hygiene
+                else ")"
+            )
         )
     return EXIT_FINDINGS if report.has_errors else EXIT_OK
 
