@@ -300,3 +300,18 @@ def test_the_agent_deleting_a_memory_again_after_it_was_accepted_is_a_card_again
     ops.record_agent_write(reviewed)
     path.unlink()  # … and deletes it again
     assert [(c.kind, c.paths) for c in agent_cards(reviewed)] == [("deleted", ("project_y.md",))]
+
+
+async def test_a_skipped_deleted_card_is_said_before_the_review_is_marked_finished(reviewed: Path) -> None:
+    """The end of the cards warned that skipped `new` cards would count as seen once the review is marked
+    finished, but not a skipped `deleted` one: the agent's deletion was silently counted as seen."""
+    (reviewed / "project_y.md").unlink()
+    app = make_app(reviewed)
+    async with app.run_test(size=(120, 40)) as pilot:
+        screen = await open_review(app, pilot)
+        assert [c.kind for c in screen.cards if c.group == "agent"] == ["deleted"]
+        while screen.current() is not None:
+            await pilot.press("s")
+            await settle(app, pilot)
+        summary = str(screen.query_one("#summary-text", Static).render())
+        assert "1 of the agent's writes was skipped" in summary, summary

@@ -490,7 +490,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         card = self.current()
         if action == "finish":
             # never while an agent write was passed by unseen: finishing would count it as seen
-            unseen_writes = any(c.kind == "new" for c in self.never_shown())
+            unseen_writes = any(c.group == "agent" for c in self.never_shown())
             return card is None and not self.finished and self.only is None and not unseen_writes
         if action == "weaker":
             # offered only when there is something to add or take away

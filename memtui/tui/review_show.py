@@ -267,7 +267,7 @@ class ReviewDrawing(ReviewCursor):
             ),
             Content(""),
         ]
-        unread = sum(c.kind == "new" for c in left)
+        unread = sum(c.group == "agent" for c in left)
         if self.finished:
             lines.append(render.styled("Marked finished in git: next week's queue starts here.", "badge-fresh"))
         else:
@@ -290,7 +290,7 @@ class ReviewDrawing(ReviewCursor):
         per_group = Counter(c.group for c in unseen)
         where = " · ".join(f"{GROUP_NUMBER[g]} {g} {n}" for g, n in per_group.items())
         first = unseen[0].group
-        writes = sum(c.kind == "new" for c in unseen)
+        writes = sum(c.group == "agent" for c in unseen)
         lines = [
             render.styled(f"Not finished: {_counted(len(unseen), 'card')} not yet shown", "flag-contradiction"),
             Content(""),
