@@ -302,7 +302,8 @@ def test_agent_written_secret_is_not_swept_into_history(project: Path) -> None:
     store = store_of(project)
     (store / "reference_key.md").write_text(memory("reference_key", "reference", body="key sk-" + "a1B2" * 8))
     result = ops.verify(store, "feedback_writing_direct.md", today=DAY)
-    assert any("reference_key.md" in n for n in result.notes)
+    # a warning (the CLI's last line, on stderr), naming the secret where `check` does
+    assert any("reference_key.md:7 (OpenAI-style API key)" in w for w in result.warnings), result.warnings
     assert "reference_key.md" in git(project, "status", "--porcelain")
     assert "sk-a1B2" not in git(project, "log", "-p", "--all")
 

@@ -65,6 +65,8 @@ class Txn:
     was: a secret the commit would hold is named at its line there (`secret_place`)."""
     agent_commit: str | None = None
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What the person must not miss because memtui left it undone (an agent write withheld for a secret)."""
     journal: Path | None = None
 
     @property
@@ -236,7 +238,9 @@ class Txn:
 
     def result(self, action: str, commit: str | None, summary: str, paths: Sequence[str] = ()) -> OpResult:
         """The decision's `OpResult`: what it committed and wrote, with the agent's commit and the notes so far."""
-        return OpResult(action, commit, summary, tuple(paths), self.agent_commit, tuple(self.notes))
+        return OpResult(
+            action, commit, summary, tuple(paths), self.agent_commit, tuple(self.notes), warnings=tuple(self.warnings)
+        )
 
     def _note_identity(self) -> None:
         for note in (self.repo.identity_note, self.repo.index_note):
@@ -406,7 +410,8 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
     `session` (Claude Code's session id, from the hook) becomes a `Memtui-Session` trailer.
 
     Every byte is scanned (any file type, decodable or not, and the file's name); files that look like they
-    hold a secret are left out and named in a note.
+    hold a secret are left out and named, with each secret's line as `check` names it, in a warning: the decision
+    is made, but the agent's write stays uncommitted.
     """
     changed = txn.repo.changed_paths()
     if not changed:
@@ -424,13 +429,17 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
             continue
         else:
             continue  # a folder (nested repository): not memtui's to record
-        if scan_bytes(data) or secrets.scan(rel):
-            withheld.append(rel)
+        hits = scan_bytes(data)
+        if hits or secrets.scan(rel):
+            withheld.append(_withheld(txn.rel(path), hits))
             continue
         files[rel] = FileState(data, mode)
     if withheld:
-        shown = [escape_path(w) if not secrets.scan(w) else "(a file whose name looks like a secret)" for w in withheld]
-        txn.notes.append("not recorded (holds a secret): " + ", ".join(shown))
+        txn.warnings.append(
+            "not recorded (holds a secret): "
+            + ", ".join(withheld)
+            + " — the agent's write stays uncommitted until the secret is removed from it"
+        )
     if not files:
         return
     names = list(files)
@@ -443,6 +452,15 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
     if session:
         msg += f"Memtui-Session: {gitrepo.one_line(session)}\n"
     txn.agent_commit = txn.repo.commit_files(msg, files)
+
+
+def _withheld(rel: str, hits: Sequence[secrets.SecretHit]) -> str:
+    """An agent write left out for a secret, as `check` names it: `file:LINE (label)` for each (the file's name
+    alone when that is where the secret looks to be, never the name itself)."""
+    if secrets.scan(rel):
+        return "(a file whose name looks like a secret)"
+    name = escape_path(rel)
+    return ", ".join(dict.fromkeys(f"{name}:{hit.line} ({hit.label})" for hit in hits))  # once each (UTF-16 twice)
 
 
 @contextmanager

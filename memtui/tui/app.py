@@ -534,7 +534,8 @@ class MemtuiApp(App[None]):
         else:
             # A standing note (e.g. an agent file withheld for a secret) is said once per session, not after every
             # decision: repeated on each one, people stop reading it.
-            notes = [n for n in (outcome.result.notes if outcome.result else ()) if n not in self._notes_said]
+            result = outcome.result
+            notes = [n for n in ((*result.warnings, *result.notes) if result else ()) if n not in self._notes_said]
             self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
 
