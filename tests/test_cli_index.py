@@ -72,3 +72,25 @@ def test_help_says_what_index_and_drop_link_do(tmp_path: Path) -> None:
     assert "load" in index.stdout  # says it refuses lines Claude Code would not load
     drop = run("drop-link", "--help")
     assert drop.returncode == 0 and "does not exist" in drop.stdout and "LINK" in drop.stdout
+
+
+def test_index_of_an_agent_write_holding_a_secret_says_last_on_stderr_that_it_was_not_recorded(
+    tmp_path: Path,
+) -> None:
+    """A trial: `memtui index STORE file.md` on a memory the agent just wrote with a key in it committed the
+    MEMORY.md line (which holds no secret) and said among its other lines, on stdout, that the memory itself was not
+    recorded: easy to miss. It is said last, on stderr, as a warning naming the line `check` names."""
+    store = _store(tmp_path)
+    (store / "reference_tok.md").write_text(
+        "---\nname: tok\ndescription: the CI token\ntype: reference\n---\n\n"
+        f"The CI token is ghp_{'x1' * 18} for the bot.\n"
+    )
+    assert "reference_tok.md:7: possible GitHub token" in run("check", str(store)).stdout
+    out = run("index", str(store), "reference_tok.md")
+    assert out.returncode == 0, out.stderr
+    assert "added 1 line to MEMORY.md" in out.stdout and "not recorded" not in out.stdout
+    last = out.stderr.strip().splitlines()[-1]
+    assert last.startswith("memtui: warning: not recorded (holds a secret): reference_tok.md:7 (GitHub token)"), last
+    assert "stays uncommitted" in last
+    assert "reference_tok.md" in git(store.parent, "status", "--porcelain")
+    assert git(store.parent, "show", "--name-only", "--format=", "HEAD").split() == ["memory/MEMORY.md"]

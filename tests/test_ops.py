@@ -302,7 +302,8 @@ def test_agent_written_secret_is_not_swept_into_history(project: Path) -> None:
     store = store_of(project)
     (store / "reference_key.md").write_text(memory("reference_key", "reference", body="key sk-" + "a1B2" * 8))
     result = ops.verify(store, "feedback_writing_direct.md", today=DAY)
-    assert any("reference_key.md" in n for n in result.notes)
+    # a warning (the CLI's last line, on stderr), naming the secret where `check` does
+    assert any("reference_key.md:7 (OpenAI-style API key)" in w for w in result.warnings), result.warnings
     assert "reference_key.md" in git(project, "status", "--porcelain")
     assert "sk-a1B2" not in git(project, "log", "-p", "--all")
 
@@ -540,3 +541,82 @@ def test_a_memory_the_agent_deleted_is_brought_back_as_it_was_last_committed(tmp
         ops.bring_back(store, "feedback_keep.md")
     with pytest.raises(ops.OpError, match="git never had"):
         ops.bring_back(store, "feedback_never.md")
+
+
+TOKEN = "ghp_" + "x1" * 18
+
+
+def _checked_secret_lines(store: Path) -> set[str]:
+    """`file:LINE` of every secret `memtui check` reports in the store (its findings, as the CLI prints them)."""
+    from memtui.analysis.check import check_store
+
+    report = check_store(load_store(store), DAY)
+    return {f"{f.paths[0]}:{f.line}" for f in report.findings if f.kind == "secret"}
+
+
+def _refused_where(decide: object) -> str:
+    """The secret refusal's message of a decision (which must be refused for a secret)."""
+    assert callable(decide)
+    with pytest.raises(ops.SecretRefused) as refused:
+        decide()
+    return refused.value.message
+
+
+def test_a_secret_refusal_names_a_memorys_line_as_check_does_not_the_stamped_one(project: Path) -> None:
+    """A trial: `check` said `reference_tok.md:7`, the refusal of a verify (the review's approve) on it `:8` —
+    the line in the text with memtui's `last_verified` stamp added above it, a text the person never saw."""
+    store = store_of(project)
+    (store / "reference_tok.md").write_text(
+        f"---\nname: tok\ndescription: the CI token\ntype: reference\n---\n\nThe CI token is {TOKEN} for the bot.\n"
+    )
+    (store / "user_tea.md").write_text(memory("user_tea", "user", body=f"User drinks tea.\n\nkey {TOKEN}"))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "keys, committed by hand")
+    assert _checked_secret_lines(store) >= {"reference_tok.md:7", "user_tea.md:9"}
+    head = git(project, "rev-parse", "HEAD")
+    said = _refused_where(lambda: ops.verify(store, "reference_tok.md", today=DAY))
+    assert "reference_tok.md:7 (GitHub token)" in said, said
+    said = _refused_where(lambda: ops.verify_many(store, ["reference_tok.md", "user_tea.md"], today=DAY))
+    assert "reference_tok.md:7 (GitHub token)" in said and "user_tea.md:9 (GitHub token)" in said, said
+    assert git(project, "rev-parse", "HEAD") == head
+    assert "last_verified" not in (store / "reference_tok.md").read_text()  # rolled back
+
+
+def test_a_secret_refusal_names_the_line_check_does_in_a_file_without_front_matter(project: Path) -> None:
+    """MEMORY.md has no front matter: a line the decision adds above its secret (index) or takes out (drop-link)
+    moved the line the refusal named away from the one `check` names. A memory without front matter whose
+    relative date is fixed keeps the line `check` names too."""
+    store = store_of(project)
+    index = (store / "MEMORY.md").read_text()
+    (store / "MEMORY.md").write_text(index + f"- [Gone](gone.md) — a memory deleted by hand\n\nCI: {TOKEN}\n")
+    (store / "notes_plain.md").write_text(f"A note.\n\nThe key {TOKEN} expires next Friday.\n")
+    (store / "reference_new.md").write_text(memory("reference_new", "reference", body="See https://x.example."))
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "keys, committed by hand")
+    checked = _checked_secret_lines(store)
+    assert checked >= {"MEMORY.md:8", "notes_plain.md:3"}, checked
+    for decide in (
+        lambda: ops.index(store, ["reference_new.md"], today=DAY),
+        lambda: ops.drop_link(store, ["gone.md"], today=DAY),
+    ):
+        said = _refused_where(decide)
+        assert "MEMORY.md:8 (GitHub token)" in said, said
+    said = _refused_where(lambda: ops.fix_date(store, "notes_plain.md", phrase="next Friday", date="2026-12-04"))
+    assert "notes_plain.md:3 (GitHub token)" in said, said
+
+
+def test_an_edits_secret_is_named_at_its_line_in_the_new_text_and_in_the_file_when_they_differ(project: Path) -> None:
+    """An edit commits the person's text: the line there is the one to find, and beside it the line `check` names
+    in the file now when the edit moved it."""
+    store = store_of(project)
+    (store / "reference_tok.md").write_text(
+        f"---\nname: tok\ndescription: the CI token\ntype: reference\n---\n\nThe CI token is {TOKEN} for the bot.\n"
+    )
+    git(project, "add", "-A")
+    git(project, "commit", "-qm", "a key, committed by hand")
+    text = (store / "reference_tok.md").read_text()
+    said = _refused_where(lambda: ops.edit(store, "reference_tok.md", text.replace("bot.", "bots."), today=DAY))
+    assert "reference_tok.md:7 (GitHub token)" in said, said
+    moved = text.replace("The CI", "A line first.\n\nThe CI")
+    said = _refused_where(lambda: ops.edit(store, "reference_tok.md", moved, today=DAY))
+    assert "reference_tok.md:9 of the new text (GitHub token; line 7 in the file now)" in said, said

@@ -612,7 +612,7 @@ def test_f4_non_markdown_and_undecodable_files_are_scanned_before_the_agent_comm
     files = tracked(top)
     assert "memory/fine.txt" in files
     assert not {"memory/.env", "memory/latin.md", "memory/utf16.md"} & set(files)
-    assert "not recorded" in out.stdout
+    assert "memtui: warning: not recorded" in out.stderr
 
 
 def test_f4_init_scans_every_file(tmp_path: Path) -> None:

@@ -31,6 +31,7 @@ from memtui.tui.dialogs import (
     EditDialog,
     FixDateDialog,
     HelpScreen,
+    KeptEditDialog,
     MergeDialog,
 )
 from memtui.tui.history import COLUMNS, HistoryScreen
@@ -413,6 +414,10 @@ async def test_a_declined_secret_is_refused_once_in_the_tuis_own_words(pair_stor
         assert "--allow-secret" not in question and "Commit it anyway? (y" in question
         await pilot.press("n")
         await settle(app, pilot)
+        assert isinstance(app.screen, KeptEditDialog)  # the text is kept (tests/test_secret_edit.py)
+        assert "--allow-secret" not in str(app.screen.query_one(".dialog-message").render())
+        await pilot.press("escape")  # dropped: the card says why it was refused
+        await settle(app, pilot)
         assert app.screen is screen
         shown = str(screen.query_one("#card-refusal").render())
         assert shown.startswith("Refused: the change would commit what looks like a secret")
@@ -754,12 +759,11 @@ async def test_a_secret_refusal_offers_to_proceed_after_an_explicit_yes(pair_sto
         await pilot.press("enter")  # enter is not a yes here
         await settle(app, pilot)
         assert head_sha(pair_store) == before and "AKIA" not in (pair_store / "a.md").read_text()
-        await pilot.press("e")
-        await settle(app, pilot)
-        area = app.screen.query_one(TextArea)
-        area.load_text(area.text + "The staging key is AKIAABCDEFGHIJKLMNOP.\n")
+        kept = app.screen  # the text is kept, to take the key out or to save again
+        assert isinstance(kept, KeptEditDialog) and "AKIA" in kept.query_one("#kept-typed", TextArea).text
         await pilot.press("ctrl+s")
         await settle(app, pilot)
+        assert isinstance(app.screen, ConfirmDialog)
         await pilot.press("y")
         await settle(app, pilot)
         assert head(pair_store)["Memtui-Action"] == ["edit"] and "AKIA" in (pair_store / "a.md").read_text()

@@ -299,7 +299,11 @@ def _write_json(data: object) -> None:
 
 
 def _print_result(result: OpResult) -> int:
-    """Print what an action did (the agent's commit first, notes, then the summary); exit 0."""
+    """Print what an action did (the agent's commit first, notes, then the summary); exit 0.
+
+    What it left undone that the person must not miss (an agent write withheld for a secret) comes last, on
+    stderr, as `memtui: warning: …`: the stream and the prefix refusals and heal notes use, after everything else,
+    where it is not lost among the lines of what was done."""
     if result.agent_commit:
         print(f"recorded the agent's writes first: {result.agent_commit[:8]}")
     for note in result.notes:
@@ -307,6 +311,10 @@ def _print_result(result: OpResult) -> int:
     print(_safe(result.summary) + (f" — commit {result.commit[:8]}" if result.commit else ""))
     for line in result.shown:
         print(f"  {_safe(line)}")
+    if result.warnings:
+        sys.stdout.flush()  # before the warning, also when both streams go to one pipe or file
+        for warning in result.warnings:
+            print(f"memtui: warning: {_safe(warning)}", file=sys.stderr)
     return EXIT_OK
 
 

@@ -52,7 +52,7 @@ def edit(
         new_data = encode_like(new_text, data)
         if new_data == data:
             return txn.result("edit", None, f"{memory.path}: no change")
-        txn.write(path, new_data, expected=data)
+        txn.write(path, new_data, expected=data, typed=typed)
         trailers = [("Memtui-Memory", txn.repo.rel(path)), ("Memtui-Reason", reason)]
         sha = txn.commit(message("edit", path.name, reason, trailers))
         return txn.result("edit", sha, f"edited {memory.path}{_stamped(typed, new_text, txn.today)}", (memory.path,))

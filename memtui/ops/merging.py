@@ -214,6 +214,7 @@ def merge(
             )
         txn.notes.extend(f"{s}: the merged memory keeps both texts; read it once" for s in said)
         merged_text = text if text is not None else default_merge_text(memories, into=txn.rel(target))
+        typed = merged_text  # the text the person merges (a secret in it is named at its line there)
         merged_text = validate_text(merged_text, into_rel, require_type=any(m.type for m in memories))
         merged_text = with_final_newline(merged_text)
         merged_text = bump_change_dates(merged_text, memories, txn.today)
@@ -227,7 +228,7 @@ def merge(
                 merged_text, {"merged_from": "[" + ", ".join(frontmatter.yaml_scalar(s) for s in sources) + "]"}
             )
         original_target = dict(zip(paths, (d for _, d in loaded), strict=True)).get(target)
-        txn.write(target, merged_text.encode("utf-8"), expected=original_target)
+        txn.write(target, merged_text.encode("utf-8"), expected=original_target, typed=typed)
         result = read_memory(target, into_rel, in_archive=False)
         hook = clause_hook(result.description)  # a description covering every memory merged names each one
         index_retarget(txn, set(paths), target, result.title, hook)

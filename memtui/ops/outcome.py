@@ -78,3 +78,6 @@ class OpResult:
     notes: tuple[str, ...] = ()
     shown: tuple[str, ...] = ()
     """Lines for the person to read under the summary (fix-date: each changed line before and after)."""
+    warnings: tuple[str, ...] = ()
+    """What the decision left undone that the person must not miss (an agent write withheld for a secret): the
+    CLI prints them last, on stderr."""

@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import base64
 import datetime as dt
+import difflib
 import errno
 import hashlib
 import json
@@ -59,8 +60,13 @@ class Txn:
     after: dict[Path, bytes | None] = field(default_factory=dict)
     versions: dict[Path, list[str]] = field(default_factory=dict)
     """Fingerprints of every state memtui left a file in during this decision (a kill may land between two)."""
+    typed: dict[Path, str] = field(default_factory=dict)
+    """The text the person wrote for a file (an edit's, a merge's), where what memtui writes is not the file as it
+    was: a secret the commit would hold is named at its line there (`secret_place`)."""
     agent_commit: str | None = None
     notes: list[str] = field(default_factory=list)
+    warnings: list[str] = field(default_factory=list)
+    """What the person must not miss because memtui left it undone (an agent write withheld for a secret)."""
     journal: Path | None = None
 
     @property
@@ -116,8 +122,13 @@ class Txn:
         self.versions.setdefault(path, []).append(_fingerprint(after))
         self._write_journal()
 
-    def write(self, path: Path, data: bytes, *, expected: bytes | None = None) -> None:
-        """Write atomically, first checking the file still holds `expected` (None: it must not exist)."""
+    def write(self, path: Path, data: bytes, *, expected: bytes | None = None, typed: str | None = None) -> None:
+        """Write atomically, first checking the file still holds `expected` (None: it must not exist).
+
+        `typed`: the text the person wrote for it (an edit, a merged text), which `data` is with memtui's stamps;
+        a secret in it is named at its line there, not in the file as it was."""
+        if typed is not None:
+            self.typed[path] = typed
         if path.is_symlink() or path.parent.is_symlink():
             raise PathRefused(f"{self.rel(path)}: a symlink; memtui does not write through links", title=SYMLINK_TITLE)
         self._check(path, expected)
@@ -197,7 +208,10 @@ class Txn:
         leaks = []
         for path, data in self.after.items():
             if data is not None:
-                leaks += [f"{self.rel(path)}:{h.line} ({h.label})" for h in scan_bytes(data)]
+                before = self.before.get(path)
+                leaks += [
+                    secret_place(self.rel(path), hit, data, before, self.typed.get(path)) for hit in scan_bytes(data)
+                ]
             leaks += [f"the file name {self.rel(path)} ({h.label})" for h in secrets.scan(path.name)]
         if msg:
             leaks += [f"the commit message, line {h.line} ({h.label})" for h in secrets.scan(msg)]
@@ -224,7 +238,9 @@ class Txn:
 
     def result(self, action: str, commit: str | None, summary: str, paths: Sequence[str] = ()) -> OpResult:
         """The decision's `OpResult`: what it committed and wrote, with the agent's commit and the notes so far."""
-        return OpResult(action, commit, summary, tuple(paths), self.agent_commit, tuple(self.notes))
+        return OpResult(
+            action, commit, summary, tuple(paths), self.agent_commit, tuple(self.notes), warnings=tuple(self.warnings)
+        )
 
     def _note_identity(self) -> None:
         for note in (self.repo.identity_note, self.repo.index_note):
@@ -304,6 +320,40 @@ def scan_bytes(data: bytes) -> list[secrets.SecretHit]:
     return hits
 
 
+def secret_place(rel: str, hit: secrets.SecretHit, data: bytes, before: bytes | None, typed: str | None) -> str:
+    """Where a secret in `data` (the bytes a decision would commit to `rel`) is, as the person knows the file:
+    `rel:LINE (label)` with `memtui check`'s line in the file as it was (`before`), not in what memtui wrote —
+    a verify stamp or an index line added above it moves it down a line the person never saw. In a text the
+    person wrote (`typed`: an edit, a merge) it is the line there, with the line in the file as it was beside it
+    when that differs; a line only the decision writes (a new index line) is said to be one."""
+    now = data.decode("utf-8", "replace")
+    was = before.decode("utf-8", "replace") if before is not None else None
+    on_disk = same_line(was, now, hit.line) if was is not None else None
+    if typed is None:
+        if on_disk is not None:
+            return f"{rel}:{on_disk} ({hit.label})"
+        if was is None:
+            return f"{rel}:{hit.line} ({hit.label})"
+        return f"{rel}:{hit.line} ({hit.label}; a line this decision writes)"
+    line = same_line(typed, now, hit.line) or hit.line
+    if on_disk == line:
+        return f"{rel}:{line} ({hit.label})"
+    beside = f"; line {on_disk} in the file now" if on_disk is not None else ""
+    return f"{rel}:{line} of the new text ({hit.label}{beside})"
+
+
+def same_line(old: str, new: str, number: int) -> int | None:
+    """The line of `old` (1-based, lines as `secrets.scan` counts them) that line `number` of `new` is: the same
+    line, or one rewritten in place (a date stamped, a phrase fixed); None for a line `new` adds."""
+    a, b = old.splitlines(), new.splitlines()
+    at = number - 1
+    for tag, i1, i2, j1, j2 in difflib.SequenceMatcher(None, a, b, autojunk=False).get_opcodes():
+        if j1 <= at < j2:
+            in_place = tag == "equal" or (tag == "replace" and i2 - i1 == j2 - j1)
+            return i1 + at - j1 + 1 if in_place else None
+    return None
+
+
 def recover(txn: Txn) -> None:
     """Finish or undo an action a kill interrupted: roll back its files (if its commit never landed), tidy up."""
     txn.repo.finish_interrupted_syncs()
@@ -360,7 +410,8 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
     `session` (Claude Code's session id, from the hook) becomes a `Memtui-Session` trailer.
 
     Every byte is scanned (any file type, decodable or not, and the file's name); files that look like they
-    hold a secret are left out and named in a note.
+    hold a secret are left out and named, with each secret's line as `check` names it, in a warning: the decision
+    is made, but the agent's write stays uncommitted.
     """
     changed = txn.repo.changed_paths()
     if not changed:
@@ -378,13 +429,17 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
             continue
         else:
             continue  # a folder (nested repository): not memtui's to record
-        if scan_bytes(data) or secrets.scan(rel):
-            withheld.append(rel)
+        hits = scan_bytes(data)
+        if hits or secrets.scan(rel):
+            withheld.append(_withheld(txn.rel(path), hits))
             continue
         files[rel] = FileState(data, mode)
     if withheld:
-        shown = [escape_path(w) if not secrets.scan(w) else "(a file whose name looks like a secret)" for w in withheld]
-        txn.notes.append("not recorded (holds a secret): " + ", ".join(shown))
+        txn.warnings.append(
+            "not recorded (holds a secret): "
+            + ", ".join(withheld)
+            + " — the agent's write stays uncommitted until the secret is removed from it"
+        )
     if not files:
         return
     names = list(files)
@@ -397,6 +452,15 @@ def record_agent_writes(txn: Txn, *, session: str | None = None) -> None:
     if session:
         msg += f"Memtui-Session: {gitrepo.one_line(session)}\n"
     txn.agent_commit = txn.repo.commit_files(msg, files)
+
+
+def _withheld(rel: str, hits: Sequence[secrets.SecretHit]) -> str:
+    """An agent write left out for a secret, as `check` names it: `file:LINE (label)` for each (the file's name
+    alone when that is where the secret looks to be, never the name itself)."""
+    if secrets.scan(rel):
+        return "(a file whose name looks like a secret)"
+    name = escape_path(rel)
+    return ", ".join(dict.fromkeys(f"{name}:{hit.line} ({hit.label})" for hit in hits))  # once each (UTF-16 twice)
 
 
 @contextmanager

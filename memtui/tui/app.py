@@ -440,8 +440,9 @@ class MemtuiApp(App[None]):
         if request.on_outcome is not None:
             request.on_outcome(outcome)
 
-    def _offer_typed_again(self, request: Decide, outcome: Outcome) -> None:
-        """An edit that was not saved keeps the person's text: shown beside the file as it is now, to save again."""
+    def _offer_typed_again(self, request: Decide, outcome: Outcome, why: str = "") -> None:
+        """An edit that was not saved keeps the person's text: shown beside the file as it is now, to save again
+        (`why`: a sentence said after the refusal's own message)."""
         assert request.typed is not None and request.path is not None
         self.last_outcome = outcome
         path = request.path
@@ -453,7 +454,7 @@ class MemtuiApp(App[None]):
         current = data.decode("utf-8-sig", errors="replace") if data is not None else outcome.current_text
         expected = sha256(data) if data is not None else None
         store = self.store_path
-        typed, message, base = request.typed, outcome.message, request.base
+        typed, message, base = request.typed, outcome.message + (f"\n{why}" if why else ""), request.base
         if base is not None and current is not None and current != base:
             # the file changed while the person edited it: their changes go onto the text there now, so saving
             # again keeps what the agent wrote, unless both changed the same lines
@@ -492,11 +493,20 @@ class MemtuiApp(App[None]):
         self.push_screen(KeptEditDialog(path, message, current, typed, before=base), answered)
 
     def _offer_secret(self, request: Decide, outcome: Outcome) -> None:
-        """A change refused for a secret may still go ahead, but only after the person says so explicitly."""
+        """A change refused for a secret may still go ahead, but only after the person says so explicitly. An edit
+        the person does not commit keeps their text, offered again to take the secret out (as any refused edit)."""
 
         def answered(yes: bool | None) -> None:
             if yes:
                 self._run_decision(request, True)
+                return
+            if request.typed is not None and request.path is not None:
+                self._offer_typed_again(
+                    request,
+                    outcome,
+                    "Not saved: you chose not to commit it. Your text is kept on the right: take the secret out "
+                    "and ctrl+s saves it, or esc drops your text.",
+                )
                 return
             self._report(outcome, in_dialog=request.in_dialog)
             if request.on_outcome is not None:
@@ -534,7 +544,8 @@ class MemtuiApp(App[None]):
         else:
             # A standing note (e.g. an agent file withheld for a secret) is said once per session, not after every
             # decision: repeated on each one, people stop reading it.
-            notes = [n for n in (outcome.result.notes if outcome.result else ()) if n not in self._notes_said]
+            result = outcome.result
+            notes = [n for n in ((*result.warnings, *result.notes) if result else ()) if n not in self._notes_said]
             self._notes_said.update(notes)
             self.notify(outcome.message + ("\n" + "\n".join(notes) if notes else ""), title=outcome.label, timeout=4)
 

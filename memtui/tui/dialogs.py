@@ -576,9 +576,10 @@ class ChangedDialog(ModalScreen[None]):
 
 
 class KeptEditDialog(ModalScreen[str | None]):
-    """An edit that was not saved (the file changed underneath, or the text was refused): the person's typed text
-    is kept, editable, beside what is on disk now (with what changed there since `before`, the text the edit
-    started from). `ctrl+s` tries to save it again; `escape` drops it."""
+    """An edit that was not saved (the file changed underneath, the text was refused, or it holds what looks like a
+    secret the person would not commit): the person's typed text is kept, editable and with line numbers (a refusal
+    names a line), beside what is on disk now (with what changed there since `before`, the text the edit started
+    from). `ctrl+s` tries to save it again; `escape` drops it."""
 
     VERTICAL_BREAKPOINTS = SHORT_BREAKPOINTS
 
@@ -615,7 +616,9 @@ class KeptEditDialog(ModalScreen[str | None]):
                         )
                 with Vertical(classes="kept-side"):
                     yield Label("Your text (ctrl+s saves · esc drops)", classes="merge-source-title")
-                    yield TextArea(self.typed, id="kept-typed", soft_wrap=True, tab_behavior="indent")
+                    yield TextArea(
+                        self.typed, id="kept-typed", soft_wrap=True, tab_behavior="indent", show_line_numbers=True
+                    )
 
     def on_mount(self) -> None:
         self.query_one("#kept-typed", TextArea).focus()
