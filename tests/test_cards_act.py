@@ -316,6 +316,27 @@ def test_accepting_a_memory_as_it_is_does_not_say_it_is_still_true(store: Path) 
     assert findings_of(store, path) != [] and (store / path).read_bytes() == before
 
 
+def test_one_decision_verifying_one_memory_and_accepting_another_names_each_for_what_was_done(store: Path) -> None:
+    """The commit of `v` on marks taken on a schema card and another card named both memories as verified, and
+    `history` said so, though the accepted one was not stamped."""
+    owner = (store / "project_owner.md").read_bytes()
+    ops.verify_many(store, ["a.md", "project_owner.md"], accept_schema=["project_owner.md"], today=TODAY)
+    trailers = head(store)
+    assert trailers["Memtui-Action"] == ["verify"] and trailers["Memtui-Memory"] == ["memory/a.md"]
+    assert trailers["Memtui-Accepted"] == ["memory/project_owner.md"]
+    assert (store / "project_owner.md").read_bytes() == owner and "last_verified" in (store / "a.md").read_text()
+    assert findings_of(store, "project_owner.md") == []
+    said = run("history", str(store)).stdout.splitlines()[0]
+    assert "memory/a.md" in said and "project_owner" not in said.split("—")[0], said
+
+
+def test_a_memory_without_front_matter_is_not_accepted_as_it_is(store: Path) -> None:
+    """As in the review, where `v` is not offered there: memtui never adds front matter, and accepting cannot fix it."""
+    (store / "plain.md").write_text("Just a note, no front matter.\n", encoding="utf-8")
+    with pytest.raises(ops.OpError, match="no front matter to accept"):
+        ops.verify(store, "plain.md", accept_schema=True, today=TODAY)
+
+
 def test_the_command_line_accepts_a_schema_finding_and_check_says_it(store: Path) -> None:
     out = run("verify", str(store), "project_owner.md", "--accept-schema")
     assert out.returncode == 0, out.stderr

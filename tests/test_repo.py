@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+import pytest
 from conftest import git, init_repo, memory, write_files
 
 from memtui.audit.repo import StoreRepo, open_repo
@@ -138,9 +139,12 @@ def test_an_archive_undone_or_restored_keeps_the_day_its_memory_was_written(tmp_
     assert open_repo(detect_layout(store)).file_dates().last["feedback_a.md"] == written
 
 
-def test_a_decision_undone_is_no_writing_day_and_one_redone_is_again(tmp_path: Path) -> None:
+def test_a_decision_undone_is_no_writing_day_and_one_redone_is_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     """A trial verified a stale memory, undid the verify, and found it fresh: the undone verify still counted as
-    the day the memory was last written. Undone, it is not; redone, the decision's own day is back."""
+    the day the memory was last written. Undone, it is not; redone, the decision's own day is back (not the redo's).
+    Each commit is made on its own day, so the days tell them apart."""
     import datetime as dt
 
     from memtui import ops
@@ -151,18 +155,28 @@ def test_a_decision_undone_is_no_writing_day_and_one_redone_is_again(tmp_path: P
     init_repo(top, when=written)
     store = top / "memory"
 
+    def on(day: str) -> None:
+        monkeypatch.setenv("GIT_COMMITTER_DATE", f"{day}T12:00:00+00:00")
+        monkeypatch.setenv("GIT_AUTHOR_DATE", f"{day}T12:00:00+00:00")
+
     def last() -> dt.date:
         return open_repo(detect_layout(store)).file_dates().last["feedback_a.md"]
 
+    on("2026-10-01")
     ops.verify(store, "feedback_a.md")
-    decided = dt.date.fromisoformat(git(top, "log", "-1", "--format=%cs").strip())
-    assert last() == decided, "a verify writes the file: its day is the verify's"
+    assert last() == dt.date(2026, 10, 1), "a verify writes the file: its day is the verify's"
+    on("2026-10-02")
     ops.undo(store)
     assert last() == written, "undone, the verify is no writing day"
+    on("2026-10-03")
     ops.redo(store)
-    assert last() == decided, "redone, it is again"
+    assert last() == dt.date(2026, 10, 1), "redone, the verify's own day is back"
+    on("2026-10-04")
     ops.undo(store)  # the redo undone: back to the day before the verify
     assert last() == written
+    on("2026-10-05")
+    ops.redo(store)
+    assert last() == dt.date(2026, 10, 1)
 
 
 def test_commits_by_path_says_of_every_path_what_commits_touching_says_of_one(tmp_path: Path) -> None:

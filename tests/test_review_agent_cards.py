@@ -288,6 +288,12 @@ def test_accept_deletion_refuses_a_memory_that_is_there(reviewed: Path) -> None:
     with pytest.raises(ops.OpError, match="git never had"):
         ops.accept_deletion(reviewed, "project_never.md", today=TODAY)
     assert head_sha(reviewed) == before
+    # a memory a person archived was not deleted by the agent: no "the agent deleted it" in history
+    ops.archive(reviewed, "project_y.md", reason="moved to the wiki", today=TODAY)
+    archived = head_sha(reviewed)
+    with pytest.raises(ops.OpError, match="not deleted but archived"):
+        ops.accept_deletion(reviewed, "project_y.md", today=TODAY)
+    assert head_sha(reviewed) == archived
 
 
 def test_the_agent_deleting_a_memory_again_after_it_was_accepted_is_a_card_again(reviewed: Path) -> None:

@@ -675,7 +675,7 @@ async def test_merging_memories_never_flagged_together_asks_why_instead_of_calli
 
 async def test_the_header_and_check_count_the_memories_alike(demo: Path) -> None:
     """The demo holds one memory in the archive and one marked archived but still loaded: both say 44 loaded and 2
-    archived (the first number is what the agent loads, never the archived ones too)."""
+    archived (the first number is the live memories, never the archived ones too)."""
     out = subprocess.run(
         [sys.executable, "-m", "memtui", "check", str(demo), "--today", TODAY.isoformat()],
         capture_output=True,

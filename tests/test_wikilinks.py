@@ -280,7 +280,28 @@ def test_relink_points_a_dead_link_at_a_live_memory_in_one_commit(tmp_path: Path
     assert trailers["Memtui-Action"] == ["relink"] and trailers["Memtui-Memory"] == ["memory/user_tea.md"]
     assert wiki_findings(store) == []
     again = run("relink", str(store), "tea-notes", "--to", "release_notes.md")
-    assert again.returncode == 1 and "[[tea-notes]] is not in any live memory" in again.stderr
+    assert again.returncode == 1 and "no [[tea-notes]] reaching no live memory is in any live memory" in again.stderr
+
+
+def test_relink_in_named_memories_only_as_the_help_writes_it(tmp_path: Path) -> None:
+    """`relink STORE LINK --to FILE FILE...` (the form README gave) was refused by argparse: the files are --in."""
+    ghost = memory("user_tea", "user", body="Tea, see [[tea-notes]].")
+    other = memory("user_coffee", "user", body="Coffee, see [[tea-notes]] too.")
+    store = _store(tmp_path, {"user_tea.md": ghost, "user_coffee.md": other})
+    out = run("relink", str(store), "tea-notes", "--to", "release_notes.md", "--in", "user_tea.md")
+    assert out.returncode == 0, out.stderr
+    assert "[[release-notes]]" in (store / "user_tea.md").read_text()
+    assert (store / "user_coffee.md").read_text() == other, "only the memory named"
+
+
+def test_relink_leaves_a_link_that_reaches_a_live_memory(tmp_path: Path) -> None:
+    """relink rewrote every link of the target, even one that reaches a live memory (written back meanwhile)."""
+    ghost = memory("user_tea", "user", body="Tea, see [[release-notes]].")
+    store = _store(tmp_path, {"user_tea.md": ghost})
+    before = commits(store)
+    with pytest.raises(ops.OpError, match="reaching no live memory"):
+        ops.relink(store, "release-notes", to="deploy_tooling.md", today=DAY)
+    assert (store / "user_tea.md").read_text() == ghost and commits(store) == before
 
 
 def test_relink_is_refused_when_the_memory_changed_since_it_was_seen(tmp_path: Path) -> None:

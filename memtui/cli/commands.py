@@ -203,7 +203,7 @@ def _print_check(report: Report, as_json: bool, *, temporary: bool = False, ever
                     "type": m.type,
                     "name": m.name,
                     "status": m.status,
-                    # an archived memory is not loaded, and its archive commit is no writing day: it has no age
+                    # an archived memory is retired, and its archive commit is no writing day: it has no age
                     "freshness": report.freshness[m.path].badge if m.is_active else None,
                     "age_days": report.freshness[m.path].age_days if m.is_active else None,
                 }
@@ -445,7 +445,7 @@ def cmd_drop_link(args: argparse.Namespace) -> int:
 
 
 def cmd_relink(args: argparse.Namespace) -> int:
-    """`memtui relink STORE LINK --to FILE [FILE...]`: one decision rewriting `[[LINK]]` to link to FILE's memory."""
+    """`memtui relink STORE LINK --to FILE [--in FILE...]`: one decision rewriting `[[LINK]]` to link to FILE's memory."""
     from memtui import ops
 
     store = _store_path(args.store)

@@ -171,9 +171,11 @@ def command_parser() -> argparse.ArgumentParser:
     )
     p.add_argument("--to", required=True, metavar="FILE", help="the live memory it should link to (by its name)")
     p.add_argument(
-        "files",
+        "--in",
+        dest="files",
         metavar="FILE",
-        nargs="*",
+        nargs="+",
+        default=[],
         help="only in these memories (or MEMORY.md) (default: every live memory and MEMORY.md holding the link)",
     )
     p.add_argument("--allow-secret", action="store_true", help=ALLOW_SECRET_HELP)

@@ -105,8 +105,8 @@ class Store:
 
     def count_text(self) -> str:
         """ "44 memories + 2 archived": what `memtui check` and the TUI's header both say of the store. The first number
-        is what the agent loads, so it never counts the archived ones (in the archive folder, or marked archived and
-        still in the loaded one)."""
+        is the live memories, so it never counts the archived ones too (in the archive folder, or marked archived and
+        still in the loaded folder, which Claude Code loads: their own `archived-but-loaded` finding says so)."""
         live, archived = len(self.active), len(self.memories) - len(self.active)
         return f"{live} {'memory' if live == 1 else 'memories'}" + (f" + {archived} archived" if archived else "")
 

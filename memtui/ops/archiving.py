@@ -329,7 +329,7 @@ def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.
         data = txn.repo.last_version(name)
         if data is None:
             raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing to bring back; nothing was changed")
-        archived = _archived_copy(txn, path, name)
+        archived = archived_copy(txn, path, name)
         if archived is not None:
             where = txn.rel(archived)
             raise OpError(
@@ -344,7 +344,7 @@ def bring_back(store: Path, file: str, *, allow_secret: bool = False, today: dt.
         return txn.result("restore", sha, f"brought back {txn.rel(path)}", [txn.rel(path)])
 
 
-def _archived_copy(txn: Txn, path: Path, name: str) -> Path | None:
+def archived_copy(txn: Txn, path: Path, name: str) -> Path | None:
     """The archived copy of a memory gone from the loaded folder, when the commit that took it away moved it into
     the archive (an archive, a merge, an undone restore: each adds it there under its name, or its name numbered
     `-2`…) and it is still there; None when nothing committed its deletion (the agent's, on disk only) or the

@@ -114,7 +114,9 @@ def verify_many(
             return txn.result("verify", None, f"{what}: already verified today")
         for path, _, data, text in changed:
             txn.write(path, encode_like(text, data), expected=data)
-        named = [path for path, *_ in changed] + [p for p, _ in accepted]
+        # a verify names what it stamped; the memories only accepted are named by `Memtui-Accepted` alone (in an
+        # accept with nothing stamped, they are what the decision is about)
+        named = [path for path, *_ in changed] or [p for p, _ in accepted]
         trailers = [("Memtui-Memory", txn.repo.rel(path)) for path in named]
         if changed:
             trailers.append(("Memtui-Verified", stamp))
@@ -125,6 +127,8 @@ def verify_many(
             trailers += [("Memtui-Accepted-Kind", "schema"), ("Memtui-Accepted-Hashes", ",".join(bare))]
         action = "verify" if changed else "accept"
         subject = named[0].name if len(named) == 1 else f"{len(named)} memories"
+        if changed and accepted:
+            subject += f"; accept {accepted[0][0].name if len(accepted) == 1 else f'{len(accepted)} memories'}"
         body = "Accepted as they are: their schema findings are settled until they change." if accepted else ""
         msg = message(action, subject, body, trailers)
         sha = txn.commit(msg) if changed else txn.repo.marker_commit(msg)
@@ -143,6 +147,9 @@ def _accepted(txn: Txn, path: Path, expected_hash: str | None) -> tuple[Path, Me
     memory, _ = load(txn, path, expected_hash)
     if memory.is_malformed:
         raise OpError(f"{memory.path} could not be parsed ({memory.error}); there is no schema to accept")
+    if not memory.has_frontmatter:
+        # as the review's `v`: a memory without front matter is fixed by giving it some (memtui never adds it)
+        raise OpError(f"{memory.path} has no front matter to accept; edit it to add some, or archive it")
     return path, memory
 
 

@@ -19,6 +19,7 @@ from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, unescape_path
 from memtui.core import index as idx
 from memtui.core.model import Memory
 from memtui.core.reading import DecodeError, decode, unstamped_hash
+from memtui.ops.archiving import archived_copy
 from memtui.ops.index_edit import encode_like
 from memtui.ops.outcome import OpError, OpResult
 from memtui.ops.paths import safe_path
@@ -226,6 +227,13 @@ def accept_deletion(store: Path, file: str, *, today: dt.date | None = None) -> 
         name = txn.repo.rel(path)
         if txn.repo.last_version(name) is None:
             raise OpError(f"{txn.rel(path)}: git never had such a memory; nothing was changed")
+        archived = archived_copy(txn, path, name)
+        if archived is not None:  # a person's archive or merge moved it: no deletion by the agent to accept
+            raise OpError(
+                f"{txn.rel(path)} was not deleted but archived, as {txn.rel(archived)}: there is no deletion to accept; "
+                "nothing was changed",
+                title="In the archive",
+            )
         reason = "the agent deleted it; the deletion is accepted (its last text stays in git)"
         trailers = [("Memtui-Memory", name), ("Memtui-Reason", reason)]
         sha = txn.repo.marker_commit(message(ACCEPT_DELETION, path.name, reason[0].upper() + reason[1:], trailers))

@@ -194,19 +194,26 @@ def relink(
         if successor is None or not successor.is_active or successor.is_malformed:
             raise OpError(f"{to} is no live memory to link to; nothing was changed")
         named = None if files is None else distinct_names(files, "relink")
+        resolver = Resolver(now)
+
+        def dangling(source: str, hit: WikiLink) -> bool:
+            # a link that still reaches a live memory is left alone (the agent may have written it back meanwhile)
+            if key(hit.target) != want:
+                return False
+            found = resolver.resolve(hit.target, source)
+            return found is not None and found.live is None
+
         holding = [
             source
             for source, hits in _links_by_source(now).items()
-            if (named is None or source in named) and any(key(h.target) == want for h in hits)
+            if (named is None or source in named) and any(dangling(source, h) for h in hits)
         ]
         missing = [f for f in named or () if f not in holding]
         if missing or not holding:
             where = ", ".join(missing) if missing else "any live memory or MEMORY.md"
-            raise OpError(f"[[{link}]] is not in {where}; nothing was changed")
+            raise OpError(f"no [[{link}]] reaching no live memory is in {where}; nothing was changed")
         new = link_name(successor)
-        written = relink_in(
-            txn, now, holding, lambda _: new, pick=lambda _, h: key(h.target) == want, expected=expected_hashes
-        )
+        written = relink_in(txn, now, holding, lambda _: new, pick=dangling, expected=expected_hashes)
         if not written:
             raise OpError(f"[[{link}]] could not be rewritten anywhere ({'; '.join(txn.notes)}); nothing was changed")
         names = [txn.rel(p) for p in written]
