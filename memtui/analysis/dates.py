@@ -370,7 +370,8 @@ def _hit(phrase: str, line: int, resolved: Resolved, column: int | None = None) 
 
 
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
-    """Relative date phrases on lines that carry no absolute date, outside code blocks, counted from `anchor`.
+    """Relative date phrases outside code blocks, counted from `anchor`: on a line with an absolute date too, unless
+    that date stands beside the phrase and says its day ("next Tuesday (2026-12-08)", `_glossed`).
 
     Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一"), durations
     ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today"), words that only
@@ -417,9 +418,10 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
         if _FENCE.match(line):
             in_code = not in_code
             continue
-        if in_code or _ABSOLUTE.search(line):
+        if in_code:
             continue
         clean, at = _without_code(line)
+        already = len(found)
         ends = [m.start() for m in _SENTENCE_END.finditer(clean)]
         for m in _EN.finditer(clean):
             before = clean[max(0, m.start() - 12) : m.start()].lower()
@@ -446,7 +448,28 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
             found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_zh, m)))
         if korean or japanese:
             found += _korean_and_japanese(clean, number, at, korean=korean, japanese=japanese)
+        if len(found) > already and _ABSOLUTE.search(line):
+            days = [m.span() for m in _ABSOLUTE.finditer(line)]
+            found[already:] = [hit for hit in found[already:] if not _glossed(line, hit[2], hit[2] + len(hit[0]), days)]
     return found
+
+
+_GLOSS_GAP = re.compile(r"[ \t]{0,3}[(（\[][ \t]{0,3}")
+"""What stands between a relative date and the absolute date that says which day it is: an opening bracket, "next
+Tuesday (2026-12-08)", "2026-12-08 (next Tuesday)", "明天（2026-03-05）". A comma or a dash may be a list or a range
+("2026-12-02–next Tuesday"), so neither glosses. Only matched whole, and bounded (a search stays linear)."""
+
+
+def _glossed(line: str, start: int, end: int, days: list[tuple[int, int]]) -> bool:
+    """Whether an absolute date stands right beside the phrase at line[start:end] (`_GLOSS_GAP` between them): the
+    line already says which day it is. Another date on the line says nothing of the phrase: a day something
+    happened ("started 2026-12-02", written there by a fix of another phrase or by hand) is no day the line was
+    written, so the phrase is still relative, counted from the day its line was written (`written.base_for`)."""
+    for first, last in days:
+        gap = line[end:first] if first >= end else line[last:start] if last <= start else None
+        if gap is not None and _GLOSS_GAP.fullmatch(gap):
+            return True
+    return False
 
 
 def _korean_and_japanese(
