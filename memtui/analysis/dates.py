@@ -6,12 +6,14 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 
 from memtui.analysis.text import Corpus
-from memtui.analysis.written import FIRST_COMMIT, Base, WritingDates, base_for
+from memtui.analysis.written import FIRST_COMMIT, Base, LineWritten, WritingDates, base_for
+from memtui.core.model import Memory
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -692,7 +694,7 @@ def dated_hits(
     the day it was counted from (`base`): "今天" under two dated headings is two different days."""
     hits = []
     for phrase, line, column, resolve in _phrases(text):
-        base = base_for(text, line, known, name=name, file_name=file_name)
+        base = base_for(text, line, known, name=name, file_name=file_name, phrase=phrase)
         hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None, column)
         first_day = hit.suggestion or (hit.span[0] if hit.span else None)
         if first_day is not None and first_day > today and base.source == FIRST_COMMIT:
@@ -700,6 +702,104 @@ def dated_hits(
             hit = RelativeDate(phrase, line, None, None, base, shown, column)
         hits.append(replace(hit, base=base))
     return hits
+
+
+def memory_hits(memory: Memory, known: WritingDates, today: dt.date) -> list[RelativeDate]:
+    """Every relative date of a memory (`dated_hits` of its description, then its body: the lines `check` and
+    `fix-date` count), each counted from the day its line was most likely written."""
+    text = memory.description + "\n" + memory.body
+    return dated_hits(text, known, today, name=memory.name or "", file_name=Path(memory.path).name)
+
+
+LineQuestion = tuple[int, str]
+"""A relative date git's line history is asked about: its line in the file (1-based) and the phrase, lower case."""
+
+
+def line_questions(memory: Memory, hits: Sequence[RelativeDate]) -> list[LineQuestion]:
+    """What to ask git's line history (`StoreRepo.lines_written`) about `hits` (`memory_hits`): the line in the file
+    and the phrase of each whose day the file's own dates leave open (`Base.git_may_tell`); none when every day is
+    known, which is most memories, so `check` asks git about few files, if any."""
+    if not any(hit.base is not None and hit.base.git_may_tell for hit in hits):
+        return []
+    spots = file_spots(memory.text, memory.description, memory.body, hits)
+    asked = {
+        (spot[0], hit.phrase.lower())
+        for hit, spot in zip(hits, spots, strict=True)
+        if spot is not None and hit.base is not None and hit.base.git_may_tell
+    }
+    return sorted(asked)
+
+
+def told_by_lines(
+    memory: Memory, hits: Sequence[RelativeDate], known: WritingDates, answers: Mapping[LineQuestion, LineWritten]
+) -> WritingDates:
+    """`known` with git's `answers` to `line_questions` (keyed by file line) put where `base_for` looks: by the line
+    of the text `memory_hits` reads. `memory_hits` again with it counts each phrase from the day its line says."""
+    spots = file_spots(memory.text, memory.description, memory.body, hits)
+    lines = {}
+    for hit, spot in zip(hits, spots, strict=True):
+        answer = answers.get((spot[0], hit.phrase.lower())) if spot is not None else None
+        if answer is not None:
+            lines[(hit.line, hit.phrase.lower())] = answer
+    return replace(known, lines=lines)
+
+
+def file_spots(
+    file_text: str, description: str, body: str, hits: Sequence[RelativeDate]
+) -> list[tuple[int, int] | None]:
+    """Where each of `hits` (lines of the description, then the body, as `memory_hits` counts them) starts in the
+    file: (1-based line, 0-based column), or None for a description's phrase not found in its front matter.
+
+    A description's phrase is where the description's line stands whole in its `description:` line (or a
+    continuation line), else the next occurrence of the phrase there not taken by another."""
+    description_lines = description.count("\n") + 1
+    body_start = file_text.count("\n", 0, len(file_text) - len(body)) - description_lines
+    lines = [line.rstrip("\r") for line in file_text.split("\n")]
+    numbers = _description_lines(lines)
+    said = description.split("\n")
+    taken: list[tuple[int, int]] = []
+    out: list[tuple[int, int] | None] = []
+    for hit in hits:
+        if hit.line > description_lines:
+            out.append((body_start + hit.line, hit.column) if hit.column is not None else None)
+            continue
+        own = said[hit.line - 1] if hit.column is not None else ""
+        spot = next(((n, lines[n - 1].find(own)) for n in numbers if own and own in lines[n - 1]), None)
+        if spot is not None:
+            spot = (spot[0], spot[1] + (hit.column or 0))
+        else:
+            free = ((n, c) for n in numbers for c in occurrences(lines[n - 1], hit.phrase) if (n, c) not in taken)
+            spot = next(free, None)
+        if spot is not None:
+            taken.append(spot)
+        out.append(spot)
+    return out
+
+
+def occurrences(text: str, phrase: str) -> list[int]:
+    """Where `phrase` starts in `text` (any case), outside `code` (which names a word; the analysis skips it)."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    return [
+        m.start()
+        for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
+        if not any(a <= m.start() < b for a, b in spans)
+    ]
+
+
+def _description_lines(lines: list[str]) -> list[int]:
+    """The 1-based numbers of the front matter lines holding the description: its `description:` line and the
+    continuation lines of a value written over several."""
+    if not lines or lines[0] != "---":
+        return []
+    close = next((i for i, line in enumerate(lines[1:], 1) if line in ("---", "...")), len(lines))
+    start = next((i for i in range(1, close) if re.match(r"\s*description\s*:", lines[i])), None)
+    if start is None:
+        return []
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < close and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent:
+        end += 1
+    return list(range(start + 1, end + 1))
 
 
 def names_range(phrase: str) -> bool:
