@@ -333,3 +333,26 @@ def test_the_hooks_recording_dates_a_line_and_a_recording_made_days_later_bounds
     assert "its line was written after the file's commit of 2026-09-10, on or before 2026-11-20" in str(
         found["tomorrow"]["message"]
     )
+
+
+def test_a_file_memtui_recorded_with_a_decision_is_dated_from_that_first_commit_as_any_file(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """A memory the agent created, recorded by memtui before a decision on 2026-09-10 and changed on 2026-10-02:
+    its first line came with the file, so it counts from the file's first commit, as a file committed once does;
+    the line added on 2026-10-02 counts from that day."""
+    store = _store(tmp_path, {"project_other.md": memory("project_other", "project")}, dt.date(2026, 6, 6))
+    for key in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.setenv(key, "2026-09-10T12:00:00+00:00")
+    body = f"{SPLIT}\n\n**Why:** x\n\n**How to apply:** y"
+    write_files(store, {"project_cache.md": memory("project_cache", "project", body=body)})
+    ops.verify(store, "project_other.md", today=dt.date(2026, 9, 10))  # records the new file first
+    for key in ("GIT_AUTHOR_DATE", "GIT_COMMITTER_DATE"):
+        monkeypatch.delenv(key)
+    _commit(
+        store,
+        {"project_cache.md": memory("project_cache", "project", body=f"{VENDOR}\n\n{body}")},
+        dt.date(2026, 10, 2),
+    )
+    assert _written_lines(store, "project_cache.md") == {SPLIT: "2026-09-10", VENDOR: "2026-10-02"}
+    assert _details(_check(store)["Yesterday"])["base_source"] == "the file's first commit"

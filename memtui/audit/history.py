@@ -642,6 +642,8 @@ def _answer(
     """What the commit (None: the write not committed yet) that wrote a line says of its day; `before` is the day
     of the file's commit before it, `oldest` whether it is the file's first. None: memtui put the whole file back
     (a restore, an undo of an archive), and a log that follows renames may tell where it was before."""
+    if commit is not None and (commit.action == "init" or (kind == "new" and oldest and commit.writing)):
+        return LineWritten(with_file=True)  # the file's own dates say (its first commit may be a copy's day)
     if commit is None or commit.recorded:
         day = pending if commit is None else commit.day
         if day is not None and day == before:
@@ -650,8 +652,6 @@ def _answer(
         if commit is None:
             return LineWritten(unknown=f"its line was written {after}, and is not committed yet")
         return LineWritten(unknown=f"its line was written {after}, on or before {day}")
-    if commit.action == "init" or (kind == "new" and oldest and commit.writing):
-        return LineWritten(with_file=True)
     if not commit.writing:
         return None if kind == "new" else LineWritten(unknown=_put_back(commit))
     if commit.merge:
