@@ -125,7 +125,8 @@ def analyse(ws: Workspace) -> Workspace:
     findings follow the workspace's freshness policy (one pass of the check). A pair a person kept (keep-both),
     both texts unchanged since, is not flagged, nor a memory accepted as it is (`honour_decisions`)."""
     dates = ws.repo.file_dates_now(ws.today) if ws.repo else FileDates()
-    report = check_store(ws.store, ws.today, dates, policy=ws.policy)
+    history = ws.repo.lines_written if ws.repo else None
+    report = check_store(ws.store, ws.today, dates, policy=ws.policy, line_history=history)
     if ws.repo is not None:
         try:
             report = honour_decisions(report, ws.repo.history(), ws.repo.work_tree)

@@ -225,16 +225,21 @@ def test_check_reports_them_and_fix_date_writes_the_date_it_offers(tmp_path: Pat
     assert _relative(store) == []
 
 
-def test_a_korean_dated_heading_is_the_day_it_counts_from_and_a_dated_line_is_left(tmp_path: Path) -> None:
+def test_a_korean_dated_heading_is_the_day_it_counts_from_and_a_korean_date_beside_the_phrase_glosses_it(
+    tmp_path: Path,
+) -> None:
+    """내일 under "## 2026년 3월 4일 작업" is 2026-03-05. The line that says when it deployed (2026년 3월 4일에 배포했고)
+    still says 내일, counted from the same heading (a day something happened is no day the line was written); the
+    one whose 내일 is followed by its day in brackets, 내일(2026년 3월 5일), says it already."""
     body = (
         "## 2026년 3월 4일 작업\n\n공급사 통화는 내일이다.\n\n"
-        "2026년 3월 4일에 배포했고, 내일 확인한다.\n\n**Why:** x\n\n**How to apply:** y"
+        "2026년 3월 4일에 배포했고, 내일 확인한다.\n\n검수는 내일(2026년 3월 5일) 끝난다.\n\n**Why:** x\n\n**How to apply:** y"
     )
     store = _store(tmp_path, {"project_log.md": memory("project_log", "project", body=body)})
     (found,) = _relative(store)
     assert found["line"] == 9 and found["details"]["suggestion"] == "2026-03-05"  # type: ignore[index]
     assert found["details"]["base_source"] == 'the heading "## 2026년 3월 4일 작업"'  # type: ignore[index]
-    assert found["details"]["occurrences"] == 1  # type: ignore[index]  # the line with a date of its own is left
+    assert (found["details"]["occurrences"], found["details"]["together"]) == (2, 2)  # type: ignore[index]
 
 
 async def test_the_review_card_and_its_dialog_offer_the_korean_range(tmp_path: Path) -> None:

@@ -291,16 +291,20 @@ def test_the_finding_names_the_file_line_below_a_description_of_several_lines(tm
 def test_a_line_written_after_the_front_matter_date_is_not_counted_from_it(tmp_path: Path) -> None:
     """A new user's agent appended "Re-measured last week" to a memory whose front matter said `modified:
     2026-08-10`: fix-date wrote the week of 2026-08-03, four months off. When a commit (or a write not yet
-    committed) wrote the file again after its front matter's date, that date is not when the line was written."""
+    committed) wrote the file again after its front matter's date, that date is not when the line was written.
+    Git's line history says the line was written after the file's commit of 2026-11-22, and not when: not
+    committed yet, or recorded by memtui days later, before a decision (the hook records a write as it is made)."""
     text = memory("project_era", "project", body="The era axis holds.\n\n**Why:** x\n\n**How to apply:** y")
     text = text.replace("type: project\n", "type: project\nmodified: 2026-08-10\n")
     store = _store(tmp_path, {"project_era.md": text})
     path = store / "project_era.md"
     path.write_text(path.read_text() + "\nRe-measured last week: the era axis still holds.\n")
     preview = ops.fix_date_preview(store, "project_era.md", today=TODAY)  # the agent's write, not yet committed
-    assert preview.proposal is None and "written again" in preview.base.source, preview
-    with pytest.raises(ops.OpError):
+    assert preview.proposal is None and preview.base is not None, preview
+    assert preview.base.source == "its line was written after the file's commit of 2026-11-22, and is not committed yet"
+    # recorded first (the day memtui records it bounds the line's day, it does not say it), then refused
+    with pytest.raises(ops.OpError, match="its line was written after the file's commit of 2026-11-22, on or before"):
         ops.fix_date(store, "project_era.md", lines=preview.numbers, today=TODAY)  # nothing written without a date
     assert "last week" in path.read_text() and "week of 2026-08" not in path.read_text()
-    (found,) = _dated(store, "project_era.md")  # recorded now: check says the same
-    assert "no date offered" in found.message and "written again" in found.message, found.message
+    (found,) = _dated(store, "project_era.md")  # the refusal took its recording back: check says what preview did
+    assert "no date offered" in found.message and preview.base.source in found.message, found.message

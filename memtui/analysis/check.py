@@ -5,12 +5,14 @@ from __future__ import annotations
 import datetime as dt
 import multiprocessing
 import re
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 
+from memtui.analysis import dates as reldates
 from memtui.analysis import lint, wikilinks
 from memtui.analysis.relations import MemoryText, find_relations, prepare
-from memtui.analysis.written import WritingDates
+from memtui.analysis.written import LineWritten, WritingDates
+from memtui.core.errors import MemtuiError
 from memtui.core.freshness import Freshness, assess, explicit_date, to_date
 from memtui.core.model import WARNING, Finding, FindingKind, Memory
 from memtui.core.store import Store, gc_paused
@@ -171,6 +173,13 @@ def _cut(text: str, limit: int = 160) -> str:
     return text if len(text) <= limit else text[: limit - 1].rstrip() + "…"
 
 
+LineHistory = Callable[
+    [Mapping[str, Sequence[reldates.LineQuestion]], Mapping[str, dt.date]],
+    Mapping[str, Mapping[reldates.LineQuestion, LineWritten]],
+]
+"""Git's line history (`StoreRepo.lines_written`): for each memory asked about, when each of its relative dates
+asked about was written on its line; given the memories written since the last commit (`FileDates.pending`)."""
+
 PARALLEL_MIN = 2000
 """From this many memories, a command-line check runs the per-file lint in a second process."""
 
@@ -184,6 +193,7 @@ def check_store(
     *,
     policy: Mapping[str, int | None] | None = None,
     parallel: bool = False,
+    line_history: LineHistory | None = None,
 ) -> Report:
     """Run every check on a loaded store.
 
@@ -191,9 +201,16 @@ def check_store(
     stale; None: the built-in `POLICY_DAYS`); badges and the stale/expired findings follow it.
     `parallel` (for the command line, never from a thread) runs the per-file lint in a forked process while
     this one pairs memories: on big stores that halves the part that is not reading and parsing.
+    `line_history` is asked, once, about the relative dates whose day the file's own dates leave open (a file
+    changed after its first commit): the commit that wrote each on its line says (`reldates.line_questions`).
     """
     with gc_paused():
-        return _check_store(store, today, file_dates or FileDates(), None if policy is None else dict(policy), parallel)
+        report = _check_store(
+            store, today, file_dates or FileDates(), None if policy is None else dict(policy), parallel
+        )
+    if line_history is None:
+        return report
+    return _with_line_history(report, file_dates or FileDates(), line_history)
 
 
 def _lint(store: Store, badges: dict[str, Freshness], known: dict[str, WritingDates], today: dt.date) -> list[Finding]:
@@ -240,8 +257,39 @@ def _check_store(
         findings = _lint(store, badges, known, today) + relation_findings(active, newest)
     held = sorted((f for f in findings if f.held_back), key=lambda f: (-(f.score or 0.0), f.paths))
     findings = [f for f in findings if not f.held_back]
-    findings.sort(key=lambda f: (SEVERITY_ORDER.get(f.severity, 3), f.kind, f.line or 0, f.paths))
+    findings.sort(key=_order)
     return Report(store=store, today=today, freshness=badges, findings=tuple(findings), held_back=tuple(held))
+
+
+def _with_line_history(report: Report, file_dates: FileDates, line_history: LineHistory) -> Report:
+    """`report` with the relative dates of the memories whose findings say their day is not known counted again,
+    from what git's line history says of each line (one call for all of them); as it was when git cannot say."""
+    open_paths = {
+        f.paths[0] for f in report.findings if f.kind == FindingKind.RELATIVE_DATE and not f.details.get("base_certain")
+    }
+    if not open_paths:
+        return report
+    memories = {m.path: m for m in report.store.memories if m.path in open_paths}
+    known = {path: writing_dates(m, file_dates) for path, m in memories.items()}
+    hits = {path: reldates.memory_hits(m, known[path], report.today) for path, m in memories.items()}
+    asks = {path: asked for path, m in memories.items() if (asked := reldates.line_questions(m, hits[path]))}
+    if not asks:
+        return report
+    try:
+        answers = line_history(asks, file_dates.pending)
+    except MemtuiError:
+        return report  # history unreadable: the findings say the day is not known, as they did
+    told = {
+        path: reldates.told_by_lines(memories[path], hits[path], known[path], answers.get(path, {})) for path in asks
+    }
+    again = lint.relative_dates([memories[path] for path in asks], told, report.today)
+    kept = [f for f in report.findings if not (f.kind == FindingKind.RELATIVE_DATE and f.paths[0] in asks)]
+    return replace(report, findings=tuple(sorted([*kept, *again], key=_order)))
+
+
+def _order(finding: Finding) -> tuple[int, str, int, tuple[str, ...]]:
+    """How a report lists its findings: worst first, then by kind, line and paths."""
+    return (SEVERITY_ORDER.get(finding.severity, 3), finding.kind, finding.line or 0, finding.paths)
 
 
 def _created(memory: Memory) -> dt.date | None:

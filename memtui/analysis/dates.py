@@ -6,12 +6,14 @@ from __future__ import annotations
 import bisect
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field, replace
 from functools import partial
+from pathlib import Path
 
 from memtui.analysis.text import Corpus
-from memtui.analysis.written import FIRST_COMMIT, Base, WritingDates, base_for
+from memtui.analysis.written import FIRST_COMMIT, Base, LineWritten, WritingDates, base_for
+from memtui.core.model import Memory
 
 WEEKDAYS = ("monday", "tuesday", "wednesday", "thursday", "friday", "saturday", "sunday")
 ZH_WEEKDAYS = {"一": 0, "二": 1, "三": 2, "四": 3, "五": 4, "六": 5, "日": 6, "天": 6}
@@ -370,7 +372,8 @@ def _hit(phrase: str, line: int, resolved: Resolved, column: int | None = None) 
 
 
 def find_relative_dates(text: str, anchor: dt.date | None) -> list[RelativeDate]:
-    """Relative date phrases on lines that carry no absolute date, outside code blocks, counted from `anchor`.
+    """Relative date phrases outside code blocks, counted from `anchor`: on a line with an absolute date too, unless
+    that date stands beside the phrase and says its day ("next Tuesday (2026-12-08)", `_glossed`).
 
     Not reported: recurring days ("every Friday", "on Mondays", "weekly handover on Monday", "每周一"), durations
     ("three times in one day"), "today" meaning *now* ("there is no duplicate detection today"), words that only
@@ -417,9 +420,10 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
         if _FENCE.match(line):
             in_code = not in_code
             continue
-        if in_code or _ABSOLUTE.search(line):
+        if in_code:
             continue
         clean, at = _without_code(line)
+        already = len(found)
         ends = [m.start() for m in _SENTENCE_END.finditer(clean)]
         for m in _EN.finditer(clean):
             before = clean[max(0, m.start() - 12) : m.start()].lower()
@@ -446,7 +450,28 @@ def _phrases(text: str) -> list[tuple[str, int, int, Resolver]]:
             found.append((m.group("phrase"), number, at[m.start("phrase")], partial(_resolve_zh, m)))
         if korean or japanese:
             found += _korean_and_japanese(clean, number, at, korean=korean, japanese=japanese)
+        if len(found) > already and _ABSOLUTE.search(line):
+            days = [m.span() for m in _ABSOLUTE.finditer(line)]
+            found[already:] = [hit for hit in found[already:] if not _glossed(line, hit[2], hit[2] + len(hit[0]), days)]
     return found
+
+
+_GLOSS_GAP = re.compile(r"[ \t]{0,3}[(（\[][ \t]{0,3}")
+"""What stands between a relative date and the absolute date that says which day it is: an opening bracket, "next
+Tuesday (2026-12-08)", "2026-12-08 (next Tuesday)", "明天（2026-03-05）". A comma or a dash may be a list or a range
+("2026-12-02–next Tuesday"), so neither glosses. Only matched whole, and bounded (a search stays linear)."""
+
+
+def _glossed(line: str, start: int, end: int, days: list[tuple[int, int]]) -> bool:
+    """Whether an absolute date stands right beside the phrase at line[start:end] (`_GLOSS_GAP` between them): the
+    line already says which day it is. Another date on the line says nothing of the phrase: a day something
+    happened ("started 2026-12-02", written there by a fix of another phrase or by hand) is no day the line was
+    written, so the phrase is still relative, counted from the day its line was written (`written.base_for`)."""
+    for first, last in days:
+        gap = line[end:first] if first >= end else line[last:start] if last <= start else None
+        if gap is not None and _GLOSS_GAP.fullmatch(gap):
+            return True
+    return False
 
 
 def _korean_and_japanese(
@@ -669,7 +694,7 @@ def dated_hits(
     the day it was counted from (`base`): "今天" under two dated headings is two different days."""
     hits = []
     for phrase, line, column, resolve in _phrases(text):
-        base = base_for(text, line, known, name=name, file_name=file_name)
+        base = base_for(text, line, known, name=name, file_name=file_name, phrase=phrase)
         hit = _hit(phrase, line, resolve(base.date) if base.certain and base.date else None, column)
         first_day = hit.suggestion or (hit.span[0] if hit.span else None)
         if first_day is not None and first_day > today and base.source == FIRST_COMMIT:
@@ -677,6 +702,104 @@ def dated_hits(
             hit = RelativeDate(phrase, line, None, None, base, shown, column)
         hits.append(replace(hit, base=base))
     return hits
+
+
+def memory_hits(memory: Memory, known: WritingDates, today: dt.date) -> list[RelativeDate]:
+    """Every relative date of a memory (`dated_hits` of its description, then its body: the lines `check` and
+    `fix-date` count), each counted from the day its line was most likely written."""
+    text = memory.description + "\n" + memory.body
+    return dated_hits(text, known, today, name=memory.name or "", file_name=Path(memory.path).name)
+
+
+LineQuestion = tuple[int, str]
+"""A relative date git's line history is asked about: its line in the file (1-based) and the phrase, lower case."""
+
+
+def line_questions(memory: Memory, hits: Sequence[RelativeDate]) -> list[LineQuestion]:
+    """What to ask git's line history (`StoreRepo.lines_written`) about `hits` (`memory_hits`): the line in the file
+    and the phrase of each whose day the file's own dates leave open (`Base.git_may_tell`); none when every day is
+    known, which is most memories, so `check` asks git about few files, if any."""
+    if not any(hit.base is not None and hit.base.git_may_tell for hit in hits):
+        return []
+    spots = file_spots(memory.text, memory.description, memory.body, hits)
+    asked = {
+        (spot[0], hit.phrase.lower())
+        for hit, spot in zip(hits, spots, strict=True)
+        if spot is not None and hit.base is not None and hit.base.git_may_tell
+    }
+    return sorted(asked)
+
+
+def told_by_lines(
+    memory: Memory, hits: Sequence[RelativeDate], known: WritingDates, answers: Mapping[LineQuestion, LineWritten]
+) -> WritingDates:
+    """`known` with git's `answers` to `line_questions` (keyed by file line) put where `base_for` looks: by the line
+    of the text `memory_hits` reads. `memory_hits` again with it counts each phrase from the day its line says."""
+    spots = file_spots(memory.text, memory.description, memory.body, hits)
+    lines = {}
+    for hit, spot in zip(hits, spots, strict=True):
+        answer = answers.get((spot[0], hit.phrase.lower())) if spot is not None else None
+        if answer is not None:
+            lines[(hit.line, hit.phrase.lower())] = answer
+    return replace(known, lines=lines)
+
+
+def file_spots(
+    file_text: str, description: str, body: str, hits: Sequence[RelativeDate]
+) -> list[tuple[int, int] | None]:
+    """Where each of `hits` (lines of the description, then the body, as `memory_hits` counts them) starts in the
+    file: (1-based line, 0-based column), or None for a description's phrase not found in its front matter.
+
+    A description's phrase is where the description's line stands whole in its `description:` line (or a
+    continuation line), else the next occurrence of the phrase there not taken by another."""
+    description_lines = description.count("\n") + 1
+    body_start = file_text.count("\n", 0, len(file_text) - len(body)) - description_lines
+    lines = [line.rstrip("\r") for line in file_text.split("\n")]
+    numbers = _description_lines(lines)
+    said = description.split("\n")
+    taken: list[tuple[int, int]] = []
+    out: list[tuple[int, int] | None] = []
+    for hit in hits:
+        if hit.line > description_lines:
+            out.append((body_start + hit.line, hit.column) if hit.column is not None else None)
+            continue
+        own = said[hit.line - 1] if hit.column is not None else ""
+        spot = next(((n, lines[n - 1].find(own)) for n in numbers if own and own in lines[n - 1]), None)
+        if spot is not None:
+            spot = (spot[0], spot[1] + (hit.column or 0))
+        else:
+            free = ((n, c) for n in numbers for c in occurrences(lines[n - 1], hit.phrase) if (n, c) not in taken)
+            spot = next(free, None)
+        if spot is not None:
+            taken.append(spot)
+        out.append(spot)
+    return out
+
+
+def occurrences(text: str, phrase: str) -> list[int]:
+    """Where `phrase` starts in `text` (any case), outside `code` (which names a word; the analysis skips it)."""
+    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
+    return [
+        m.start()
+        for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
+        if not any(a <= m.start() < b for a, b in spans)
+    ]
+
+
+def _description_lines(lines: list[str]) -> list[int]:
+    """The 1-based numbers of the front matter lines holding the description: its `description:` line and the
+    continuation lines of a value written over several."""
+    if not lines or lines[0] != "---":
+        return []
+    close = next((i for i, line in enumerate(lines[1:], 1) if line in ("---", "...")), len(lines))
+    start = next((i for i in range(1, close) if re.match(r"\s*description\s*:", lines[i])), None)
+    if start is None:
+        return []
+    indent = len(lines[start]) - len(lines[start].lstrip())
+    end = start + 1
+    while end < close and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent:
+        end += 1
+    return list(range(start + 1, end + 1))
 
 
 def names_range(phrase: str) -> bool:

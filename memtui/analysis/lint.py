@@ -7,7 +7,6 @@ import os
 import re
 from collections import defaultdict
 from collections.abc import Iterable, Mapping
-from pathlib import Path
 
 from rapidfuzz import fuzz
 
@@ -129,7 +128,8 @@ def freshness(memories: Iterable[Memory], badges: dict[str, Freshness], today: d
 def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates], today: dt.date) -> list[Finding]:
     """Relative dates with the absolute date (or range) they most likely meant (`dates.dated_phrases`), counted from
     the day their line was written: a dated heading above it, a date in the memory's name, the front matter's
-    dates, else the file's first commit; with no date offered when that day is uncertain or the date is in the future.
+    dates, else the file's first commit (`known` may carry git's line history: `dates.told_by_lines`); with no date
+    offered when that day is uncertain or the date is in the future.
 
     One finding per phrase and memory: a phrase in both the description and the body is reported once, at
     its body line. Recurring days ("every Friday", "weekly handover on Monday") are not reported; ranges
@@ -147,10 +147,8 @@ def relative_dates(memories: Iterable[Memory], known: Mapping[str, WritingDates]
         if i not in likely:
             continue
         offset = m.text.count("\n", 0, len(m.text) - len(m.body))
-        text = m.description + "\n" + m.body
-        body_line = m.description.count("\n") + 2  # a block-scalar description spans several lines of `text`
-        written = known.get(m.path, WritingDates())
-        hits = dates.dated_hits(text, written, today, name=m.name or "", file_name=Path(m.path).name)
+        body_line = m.description.count("\n") + 2  # a block-scalar description spans several lines of the text
+        hits = dates.memory_hits(m, known.get(m.path, WritingDates()), today)
         for hit in dates.unique_phrases(hits, body_line):
             line = offset + hit.line - body_line + 1 if hit.line >= body_line else None
             suggestion = hit.suggestion.isoformat() if hit.suggestion else None

@@ -15,6 +15,7 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtui.analysis.check import FileDates, Report
+from memtui.analysis.written import LineWritten
 from memtui.audit.trailers import AGENT_WRITE_NAMED, PATH_TRAILERS, TRAILER_PREFIX, parse_trailers, unescape_path
 from memtui.core.model import Finding, Memory
 from memtui.core.reading import unstamped_hash
@@ -441,3 +442,235 @@ def _action(trailers: dict[str, list[str]]) -> str:
     if trailers.get("Memtui-Actor", [""])[0] == "agent":
         return "agent-write"
     return trailers.get("Memtui-Action", ["?"])[0]
+
+
+LINES_FORMAT = (
+    "--format=%x01%cs%x02%H%x02%P%x02%(trailers:key=Memtui-Action,key=Memtui-Reapplies,valueonly,separator=%x2C)"
+    "%x02%(trailers:key=Memtui-Reverts,valueonly,separator=%x2C)"
+    "%x02%(trailers:key=Memtui-Actor,key=Memtui-Session,separator=%x2C)%x00"
+)
+"""The `git log -p -U0` format `line_log` reads: a marked commit day, its id, its parents, memtui's action (and on
+a redo the commit it re-applies), on an undo the commits it reverts, who wrote it and in which session; the patch
+follows."""
+_LINE_RECORD = re.compile(rb"(?:^|(?<=\0))\x01", re.MULTILINE)
+"""Where a commit of `LINES_FORMAT` output starts: a patch line never does (each starts with its mark)."""
+_HUNK = re.compile(rb"@@ -(\d+)(?:,(\d+))? \+(\d+)(?:,(\d+))? @@")
+MOVED_LINE = 0.6
+"""How alike (difflib's ratio) a line a commit took out elsewhere must be to the line it wrote with the same
+relative date for the line to be taken as moved there, not written anew."""
+
+
+@dataclass(frozen=True)
+class LineCommit:
+    """One commit of a file's history as `lines_written_from` reads it: newest first."""
+
+    day: dt.date
+    commit: str
+    action: str
+    writing: bool
+    """Whether it wrote what the file says: not memtui's init, a move (archive, restore, undo, redo), a fix-date
+    (`SAME_MEANING`) or a decision later undone — the same rule as `dates_from_log`."""
+    merge: bool
+    patch: bytes
+    recorded: bool = False
+    """memtui's recording of what the agent wrote, made before a decision (no session: the hook's recording names
+    the session that just wrote): the write was made on this day or before, after the file's commit before."""
+    """The file's patch (`-U0`): what the commit changed in it."""
+
+
+@dataclass(frozen=True)
+class _Hunk:
+    old_first: int
+    removed: list[str]
+    new_first: int
+    added: list[str]
+
+
+def line_log(out: bytes, *, many: bool = False) -> dict[str, list[LineCommit]] | None:
+    """Each file's commits in `git log -p -U0 LINES_FORMAT` output, newest first, each with that file's patch;
+    which of them wrote the file follows memtui's trailers as `dates_from_log` reads them.
+
+    `many`: the output of several files, `--patch-with-raw -z --no-renames`, each patch found by its file's place
+    in the raw list (`patches_by_path`), keyed by path relative to the work tree; None when it is not that output
+    (ask file by file then). Else one file's (`--follow`), keyed by ""."""
+    logs: dict[str, list[LineCommit]] = {}
+    undone: set[str] = set()
+    redone: set[str] = set()
+    for record in _LINE_RECORD.split(out)[1:]:
+        head, _, rest = record.partition(b"\0")
+        fields = head.decode("utf-8", "replace").split("\x02")
+        if len(fields) < 6:
+            return None if many else logs
+        day, commit, parents, actions, reverts, actor = (f.strip() for f in fields[:6])
+        action, _, reapplies = actions.partition(",")
+        if action == "undo" and commit not in undone:
+            undone.update(sha for sha in reverts.split(",") if sha and sha not in redone)
+        elif reapplies and commit not in undone:
+            redone.add(reapplies.strip())
+        moving = action in MOVES or action in SAME_MEANING or bool(reapplies) or commit in undone
+        writing = not moving and action != "init"
+        recorded = "Memtui-Actor: agent" in actor and "Memtui-Session" not in actor
+        merge = len(parents.split()) > 1
+        patches = patches_by_path(rest.lstrip(b"\0\n")) if many else {"": rest}
+        if patches is None:
+            return None
+        for path, patch in patches.items():
+            found = LineCommit(dt.date.fromisoformat(day), commit, action, writing, merge, patch, recorded)
+            logs.setdefault(path, []).append(found)
+    return logs
+
+
+def _hunks(patch: bytes) -> tuple[str, list[_Hunk]]:
+    """The kind of change a `-U0` patch of one file is ("new": the file came into being, "gone", "changed") and its
+    hunks, each line read by the counts its header gives (a removed line may itself start with "--")."""
+    lines = patch.split(b"\n")
+    kind = "changed"
+    hunks: list[_Hunk] = []
+    i = 0
+    while i < len(lines):
+        line = lines[i]
+        i += 1
+        if not hunks and (line.startswith(b"new file mode") or line == b"--- /dev/null"):
+            kind = "new"
+        elif not hunks and (line.startswith(b"deleted file mode") or line == b"+++ /dev/null"):
+            kind = "gone"
+        m = _HUNK.match(line)
+        if m is None:
+            continue
+        a, b, c, d = (int(g) if g is not None else 1 for g in m.groups())
+        removed: list[str] = []
+        added: list[str] = []
+        while (len(removed) < b or len(added) < d) and i < len(lines):
+            body = lines[i]
+            i += 1
+            if body.startswith(b"\\"):
+                continue  # "\ No newline at end of file"
+            text = body[1:].decode("utf-8", "replace")
+            (removed if body.startswith(b"-") and len(removed) < b else added).append(text)
+        hunks.append(_Hunk(a if b else a + 1, removed, c if d else c + 1, added))
+    return kind, hunks
+
+
+def _holds(line: str, phrase: str) -> bool:
+    return phrase in line.lower()
+
+
+def _source(hunks: list[_Hunk], at: _Hunk, index: int, phrase: str, *, writing: bool) -> int | None:
+    """The line (numbered before the commit) the line `at.added[index]` came from, when it said `phrase` before:
+    in its own hunk the line saying it nearest its place (a line changed); in another hunk a line saying it that is
+    alike (`MOVED_LINE`: a line moved). A commit that writes no new meaning (a fix-date, an undo) changed the line
+    in its place, whatever it said. None: the commit wrote the phrase there."""
+    own = [j for j, text in enumerate(at.removed) if _holds(text, phrase)]
+    if own:
+        return at.old_first + min(own, key=lambda j: (abs(j - index), j))
+    if not writing and at.removed:
+        return at.old_first + min(index, len(at.removed) - 1)
+    from difflib import SequenceMatcher
+
+    written = at.added[index]
+    best: tuple[float, int] | None = None
+    for hunk in hunks:
+        for j, text in enumerate(hunk.removed):
+            if hunk is at or not _holds(text, phrase):
+                continue
+            ratio = SequenceMatcher(None, text, written).ratio()
+            if ratio >= MOVED_LINE and (best is None or ratio > best[0]):
+                best = (ratio, hunk.old_first + j)
+    return best[1] if best else None
+
+
+def _before(hunks: list[_Hunk], line: int) -> tuple[_Hunk, int] | int:
+    """Where a line after a commit stood before it: (hunk, index) when the commit wrote it, else its number then."""
+    shift = 0
+    for hunk in hunks:
+        if line < hunk.new_first:
+            break
+        if line < hunk.new_first + len(hunk.added):
+            return hunk, line - hunk.new_first
+        shift += len(hunk.removed) - len(hunk.added)
+    return line + shift
+
+
+def lines_written_from(
+    commits: Sequence[LineCommit],
+    asked: Sequence[tuple[int, str]],
+    *,
+    uncommitted: bytes = b"",
+    pending: dt.date | None = None,
+) -> dict[tuple[int, str], LineWritten | None]:
+    """When each asked relative date (its line in the file now, its phrase in lower case) was written on its line:
+    the commit that put it there, followed back through `commits` (one file's history, newest first, `line_log`)
+    past the commits that changed the line while it said the phrase, and past memtui's commits that write no new
+    meaning. `uncommitted` is the file's patch from HEAD to the work tree, `pending` the day memtui would record
+    it (`FileDates.pending`; None: its front matter changed too, or it is not known).
+
+    A commit's day is the day of a line it wrote, but for memtui's recording of the agent's writes before a
+    decision (`LineCommit.recorded`) and a write not committed yet: the line was written after the file's commit
+    before, and is dated only when that commit was made the same day. Not dated either: a line that came with
+    the file when memtui's init put it under git (`with_file`: its day is what the file's own dates say), with a
+    merge, or with a commit of memtui's that put back text without its history; None for a line of a file memtui
+    put back whole (`_answer`)."""
+    steps: list[tuple[LineCommit | None, str, list[_Hunk]]] = []
+    if uncommitted:
+        steps.append((None, *_hunks(uncommitted)))
+    steps += [(commit, *_hunks(commit.patch)) for commit in commits]
+    days = [commit.day for commit in commits]
+    out: dict[tuple[int, str], LineWritten | None] = {}
+    for line, phrase in asked:
+        at: int = line
+        answer: LineWritten | None = LineWritten(unknown="git's history of the file ends before its line was written")
+        for step, (commit, kind, hunks) in enumerate(steps):
+            if kind == "gone":
+                continue  # deleted, then written again: a newer commit already said where the line came from
+            place = _before(hunks, at) if kind != "new" else (hunks[0], at - 1) if hunks else at
+            if isinstance(place, int):
+                at = place
+                continue
+            hunk, index = place
+            if index >= len(hunk.added):
+                answer = LineWritten(unknown="git's history does not hold its line")
+                break
+            # a write not yet committed is matched as any writing: only a line that said the phrase is its source
+            moving = commit is not None and not commit.writing
+            source = None if kind == "new" else _source(hunks, hunk, index, phrase, writing=not moving)
+            if source is not None:
+                at = source
+                continue
+            older = step + 1 - (len(steps) - len(days))  # the file's commit before this one, in `days`
+            before = days[older] if older < len(days) else None
+            answer = _answer(commit, kind, before, pending, oldest=step == len(steps) - 1)
+            break
+        out[(line, phrase)] = answer
+    return out
+
+
+def _answer(
+    commit: LineCommit | None, kind: str, before: dt.date | None, pending: dt.date | None, *, oldest: bool
+) -> LineWritten | None:
+    """What the commit (None: the write not committed yet) that wrote a line says of its day; `before` is the day
+    of the file's commit before it, `oldest` whether it is the file's first. None: memtui put the whole file back
+    (a restore, an undo of an archive), and a log that follows renames may tell where it was before."""
+    if commit is not None and (commit.action == "init" or (kind == "new" and oldest and commit.writing)):
+        return LineWritten(with_file=True)  # the file's own dates say (its first commit may be a copy's day)
+    if commit is None or commit.recorded:
+        day = pending if commit is None else commit.day
+        if day is not None and day == before:
+            return LineWritten(day, uncommitted=commit is None)
+        after = f"after the file's commit of {before.isoformat()}" if before else "after the file's last commit"
+        if commit is None:
+            return LineWritten(unknown=f"its line was written {after}, and is not committed yet")
+        return LineWritten(unknown=f"its line was written {after}, on or before {day}")
+    if not commit.writing:
+        return None if kind == "new" else LineWritten(unknown=_put_back(commit))
+    if commit.merge:
+        return LineWritten(
+            unknown=f"its line came in with a merge on {commit.day.isoformat()}, written on a branch before"
+        )
+    return LineWritten(commit.day)
+
+
+def _put_back(commit: LineCommit) -> str:
+    return (
+        f"its line was written by memtui's {commit.action or 'commit'} on {commit.day.isoformat()}, which put back "
+        "or moved text written before"
+    )

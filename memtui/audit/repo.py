@@ -32,14 +32,19 @@ from dataclasses import dataclass, field, replace
 from pathlib import Path
 
 from memtui.analysis.check import FileDates
+from memtui.analysis.written import LineWritten
 from memtui.audit.history import (
     DATES_FORMAT,
     HISTORY_FORMAT,
+    LINES_FORMAT,
     Event,
+    LineCommit,
     agent_writes_named_in_part,
     dates_from_log,
     events_about,
     events_from_log,
+    line_log,
+    lines_written_from,
     patches_by_path,
     with_files,
 )
@@ -136,6 +141,11 @@ GIT_SETTINGS = (
 
 
 DIFF_PATHS_PER_CALL = 2000
+_LINE_LOG_ARGS = ("-p", "-U0", "--first-parent", "-m", "--no-color", "--no-ext-diff", "--no-textconv")
+"""How `StoreRepo.lines_written` reads a file's history: each commit's patch without context lines."""
+PUT_BACK_WHOLE = "its line came back with a whole file memtui put back, whose history before git does not follow"
+"""`LineWritten.unknown` of a line in a file a restore put back, when a log that follows renames does not say
+where it was before."""
 """Paths one `git diff` names (`StoreRepo.diffs_since`): far below the system's limit on a command line."""
 
 _RESET_PATHS = ("reset", "-q", "--pathspec-from-file=-", "--pathspec-file-nul")
@@ -717,6 +727,84 @@ class StoreRepo:
             if before is not None and _front_block(before) == _front_block(now):
                 pending[Path(os.path.relpath(path, root)).as_posix()] = today
         return replace(self.file_dates(), pending=pending)
+
+    def lines_written(
+        self, asks: Mapping[str, Sequence[tuple[int, str]]], pending: Mapping[str, dt.date] | None = None
+    ) -> dict[str, dict[tuple[int, str], LineWritten]]:
+        """When each relative date asked about was written on its line, from git's line history: `asks` maps a
+        memory (its path in the store) to (line in the file, phrase in lower case) pairs (`dates.line_questions`),
+        `pending` the memories written since the last commit to the day that is taken for it
+        (`FileDates.pending`).
+
+        One `git log -p` of all the files (kept while HEAD stays where it is) and one `git diff` of them for what
+        is not committed yet; a file memtui put back whole (a restore) is read again following renames. Asked only
+        about the few memories whose own dates leave a relative date's day open, so `check` stays quick."""
+        if not asks or not self.has_head():
+            return {}
+        rels = {path: self.rel(self.layout.root / path) for path in asks}
+        logs = self._line_logs(sorted(set(rels.values())))
+        uncommitted = self._uncommitted(sorted(set(rels.values())))
+        out: dict[str, dict[tuple[int, str], LineWritten]] = {}
+        for path, questions in asks.items():
+            rel = rels[path]
+            since, day = uncommitted.get(rel, b""), (pending or {}).get(path)
+            answers = lines_written_from(logs.get(rel, []), questions, uncommitted=since, pending=day)
+            lost = [question for question, answer in answers.items() if answer is None]
+            if lost:  # put back whole by memtui: where the file was before, a log that follows renames says
+                following = self._line_log_following(rel)
+                answers.update(lines_written_from(following, lost, uncommitted=since, pending=day))
+            out[path] = {
+                question: answer or LineWritten(unknown=PUT_BACK_WHOLE) for question, answer in answers.items()
+            }
+        return out
+
+    def _line_logs(self, rels: Sequence[str]) -> dict[str, list[LineCommit]]:
+        """Each file's commits, newest first, with its `-U0` patch (`line_log`), from one `git log` of the files not
+        read yet since HEAD last moved; along the first parent of a merge, whose patch is then against that
+        parent. Renames are not followed: a file archived and restored shows as written again by the restore."""
+        key = ("line_logs", self._ref_state())
+        cached = self._cache_get(key)
+        logs: dict[str, list[LineCommit]] = cached if isinstance(cached, dict) else {}
+        missing = [rel for rel in rels if rel not in logs]
+        for start in range(0, len(missing), DIFF_PATHS_PER_CALL):
+            chunk = missing[start : start + DIFF_PATHS_PER_CALL]
+            out = self._log(LINES_FORMAT, *_LINE_LOG_ARGS, "--no-renames", "--patch-with-raw", "-z", "--", *chunk)
+            read = line_log(out or b"", many=True)
+            if read is None:  # not the output `patches_by_path` reads: file by file
+                read = {rel: self._line_log_following(rel) for rel in chunk}
+            logs.update({rel: read.get(rel, []) for rel in chunk})
+        self._cache_put(key, logs)
+        return logs
+
+    def _line_log_following(self, rel: str) -> list[LineCommit]:
+        """One file's commits as `_line_logs` reads them, following renames (an archive, then its restore)."""
+        out = self._log(LINES_FORMAT, *_LINE_LOG_ARGS, "--follow", "--", rel)
+        return (line_log(out or b"") or {}).get("", [])
+
+    def _uncommitted(self, rels: Sequence[str]) -> dict[str, bytes]:
+        """Each file's `-U0` patch from HEAD to the work tree (absent: unchanged), from one `git diff` (file by file
+        when its output is not the one `patches_by_path` reads)."""
+        raw = self.git(
+            "diff",
+            "--no-color",
+            "--no-ext-diff",
+            "--no-textconv",
+            "--no-renames",
+            "--patch-with-raw",
+            "-z",
+            "-U0",
+            "HEAD",
+            "--",
+            *rels,
+        ).stdout
+        patches = patches_by_path(raw)
+        if patches is None:
+            patches = {}
+            for rel in rels:
+                one = self.git("diff", "--no-color", "--no-ext-diff", "--no-textconv", "-U0", "HEAD", "--", rel).stdout
+                if one:
+                    patches[rel] = one
+        return patches
 
     def history(self, paths: Sequence[str] = (), limit: int | None = None) -> list[Event]:
         """memtui's events, newest first (commits without memtui trailers are left out).

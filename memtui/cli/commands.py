@@ -147,7 +147,8 @@ def _load_report(path: Path, today: dt.date, *, demo: bool = False):  # type: ig
         dates = FileDates()
     # the person's freshness periods (config.toml), so `check` and the TUI agree on what is stale
     policy = load_settings(None if demo else path).policy()
-    report = check_store(store, today, dates, policy=policy, parallel=True)
+    history = repo.lines_written if repo is not None else None
+    report = check_store(store, today, dates, policy=policy, parallel=True, line_history=history)
     if repo is not None:
         from memtui.audit.history import honour_decisions
         from memtui.core.errors import MemtuiError

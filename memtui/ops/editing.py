@@ -10,9 +10,10 @@ from pathlib import Path
 
 from memtui.analysis import dates as reldates
 from memtui.analysis.check import FileDates, writing_dates
-from memtui.analysis.written import Base, WritingDates
+from memtui.analysis.written import Base
 from memtui.audit.repo import StoreRepo, message, try_open_repo
 from memtui.core import frontmatter
+from memtui.core.errors import MemtuiError
 from memtui.core.freshness import to_date
 from memtui.core.model import Memory
 from memtui.core.reading import VERIFY_STAMP, read_memory, unstamped_hash
@@ -196,19 +197,6 @@ def _drop_shadowed_duplicates(text: str, key: str) -> tuple[str, int]:
     return head + "".join(keep) + text[len(head) + len(block) :], len(hits) - 1
 
 
-_CODE_SPAN = re.compile(r"`[^`]*`")
-
-
-def _occurrences(text: str, phrase: str) -> list[int]:
-    """Where `phrase` starts in `text` (any case), outside `code` (which names a word; the analysis skips it)."""
-    spans = [m.span() for m in _CODE_SPAN.finditer(text)]
-    return [
-        m.start()
-        for m in re.finditer(re.escape(phrase), text, re.IGNORECASE)
-        if not any(a <= m.start() < b for a, b in spans)
-    ]
-
-
 @dataclass(frozen=True)
 class LineFix:
     """One line of a memory file that a date fix rewrites."""
@@ -281,26 +269,35 @@ class DateFix:
         return tuple(out)
 
 
-def _plan_date_fix(memory: Memory, known: WritingDates, today: dt.date, phrase: str | None) -> DateFix:
+def _plan_date_fix(
+    memory: Memory, dates: FileDates, today: dt.date, phrase: str | None, repo: StoreRepo | None
+) -> DateFix:
     """The lines a fix of `phrase` (None: the first relative date) changes in `memory`; refused when there is none,
-    or when an occurrence cannot be found where the analysis saw it (nothing is written then)."""
-    description_lines = memory.description.count("\n") + 1
-    hits = reldates.dated_hits(
-        memory.description + "\n" + memory.body, known, today, name=memory.name or "", file_name=Path(memory.path).name
-    )
-    proposals = reldates.unique_phrases(hits, description_lines + 1)
+    or when an occurrence cannot be found where the analysis saw it (nothing is written then).
+
+    Where the file's dates leave a phrase's day open, git's line history is asked (`StoreRepo.lines_written`), as
+    `check` asks it, so the fix writes the date the finding offers."""
+    known = writing_dates(memory, dates)
+    hits = reldates.memory_hits(memory, known, today)
+    asked = reldates.line_questions(memory, hits)
+    if asked and repo is not None:
+        try:
+            answers = repo.lines_written({memory.path: asked}, dates.pending).get(memory.path, {})
+        except MemtuiError:
+            answers = {}  # history unreadable: the day stays unknown, and no date is proposed
+        hits = reldates.memory_hits(memory, reldates.told_by_lines(memory, hits, known, answers), today)
+    proposals = reldates.unique_phrases(hits, memory.description.count("\n") + 2)
     wanted = [p for p in proposals if phrase is None or p.phrase.lower() == phrase.lower()]
     if not wanted:
         raise OpError(f"{memory.path}: no relative date{f' {phrase!r}' if phrase else ''} to fix")
     hit = wanted[0]
     same = [h for h in hits if h.phrase.lower() == hit.phrase.lower()]
     lines = [line.rstrip("\r") for line in memory.text.split("\n")]
-    body_start = memory.text.count("\n", 0, len(memory.text) - len(memory.body)) - description_lines
     # every occurrence counted from the same day says the same date: one decision writes them all (the description
     # often says it too); one counted from another day (another dated heading) is left for its own decision
     together = [h for h in same if h.base == hit.base]
-    columns = _columns(lines, memory.description, body_start, description_lines, together)
-    apart = _columns(lines, memory.description, body_start, description_lines, [h for h in same if h.base != hit.base])
+    columns = _columns(memory, together)
+    apart = _columns(memory, [h for h in same if h.base != hit.base])
     fixes = []
     for number, at in sorted(columns.items()):
         text = lines[number - 1] if 0 < number <= len(lines) else ""
@@ -311,54 +308,13 @@ def _plan_date_fix(memory: Memory, known: WritingDates, today: dt.date, phrase: 
     return DateFix(memory.path, hit.phrase, hit.replacement, hit.base, hit.withheld, tuple(fixes), others)
 
 
-def _columns(
-    lines: list[str], description: str, body_start: int, description_lines: int, hits: list[reldates.RelativeDate]
-) -> dict[int, list[int]]:
-    """Where each of `hits` (lines of the description, then the body, as `dated_hits` counts them) starts in the
-    file: {file line: [columns]}."""
+def _columns(memory: Memory, hits: list[reldates.RelativeDate]) -> dict[int, list[int]]:
+    """Where each of `hits` starts in the memory's file (`dates.file_spots`): {file line: [columns]}."""
     columns: dict[int, list[int]] = {}
-    said = [h for h in hits if h.line <= description_lines]
-    for number, column in _in_front_matter(lines, description, said):
-        columns.setdefault(number, []).append(column)
-    for h in hits:
-        if h.line > description_lines and h.column is not None:
-            columns.setdefault(body_start + h.line, []).append(h.column)
-    return columns
-
-
-def _in_front_matter(lines: list[str], description: str, hits: list[reldates.RelativeDate]) -> list[tuple[int, int]]:
-    """(file line, column) of each of the description's `hits` in the front matter: where the description's line
-    stands whole in its `description:` line (or a continuation line), else the next occurrence of the phrase there."""
-    numbers = _description_lines(lines)
-    out: list[tuple[int, int]] = []
-    said = description.split("\n")
-    for hit in hits:
-        own = said[hit.line - 1] if hit.column is not None else ""
-        spot = next(((n, lines[n - 1].find(own)) for n in numbers if own and own in lines[n - 1]), None)
+    for spot in reldates.file_spots(memory.text, memory.description, memory.body, hits):
         if spot is not None:
-            out.append((spot[0], spot[1] + (hit.column or 0)))
-            continue
-        free = ((n, c) for n in numbers for c in _occurrences(lines[n - 1], hit.phrase) if (n, c) not in out)
-        found = next(free, None)
-        if found is not None:
-            out.append(found)
-    return out
-
-
-def _description_lines(lines: list[str]) -> list[int]:
-    """The 1-based numbers of the front matter lines holding the description: its `description:` line and the
-    continuation lines of a value written over several."""
-    if not lines or lines[0] != "---":
-        return []
-    close = next((i for i, line in enumerate(lines[1:], 1) if line in ("---", "...")), len(lines))
-    start = next((i for i in range(1, close) if re.match(r"\s*description\s*:", lines[i])), None)
-    if start is None:
-        return []
-    indent = len(lines[start]) - len(lines[start].lstrip())
-    end = start + 1
-    while end < close and lines[end].strip() and len(lines[end]) - len(lines[end].lstrip()) > indent:
-        end += 1
-    return list(range(start + 1, end + 1))
+            columns.setdefault(spot[0], []).append(spot[1])
+    return columns
 
 
 def _stamped(typed: str, written: str, today: dt.date) -> str:
@@ -396,8 +352,8 @@ def fix_date_preview(
         repo = try_open_repo(layout)
     today = today or dt.date.today()
     # a write since the last commit counts as of today: `fix_date` records it first, and plans from there
-    known = writing_dates(memory, repo.file_dates_now(today) if repo is not None else FileDates())
-    return _plan_date_fix(memory, known, today, phrase)
+    dates = repo.file_dates_now(today) if repo is not None else FileDates()
+    return _plan_date_fix(memory, dates, today, phrase, repo)
 
 
 def fix_date(
@@ -418,9 +374,11 @@ def fix_date(
     or a year (2027); anything else is refused, writing nothing.
 
     The date it meant is the one `check` offers (`dates.dated_phrases`): counted from a dated heading above the
-    phrase, a date in the memory's name, its front-matter dates, else its first commit. When that day is not known
-    (a file memtui's init put under git, a copy with only its mtime), or it is only the file's first commit and the
-    date would be after today, nothing is written unless `date` is given. Only the lines `fix_date_preview` names
+    phrase, a date in the memory's name, the commit that wrote it on its line (git's line history, when the file
+    changed after its first commit), its front-matter dates, else its first commit. When that day is not known
+    (a file memtui's init put under git, a copy with only its mtime, a line from a merge), or it is only the file's
+    first commit and the date would be after today, nothing is written unless `date` is given, and the refusal
+    says why. Only the lines `fix_date_preview` names
     change: every line saying the phrase counted from the same day as the finding's (the description too), in one
     commit; the phrase counted from another day (another dated heading) is left for its own fix, and a note says
     where. With `lines` (the line numbers
@@ -433,7 +391,7 @@ def fix_date(
         memory, data = load(txn, path, expected_hash)
         if memory.is_malformed:
             raise OpError(f"{memory.path} could not be parsed ({memory.error}); memtui will not rewrite it")
-        plan = _plan_date_fix(memory, writing_dates(memory, txn.repo.file_dates()), txn.today, phrase)
+        plan = _plan_date_fix(memory, txn.repo.file_dates(), txn.today, phrase, txn.repo)
         if lines is not None and set(plan.numbers) != set(lines):
             shown = ", ".join(str(n) for n in sorted(lines)) or "none"
             raise OpError(
