@@ -276,6 +276,14 @@ def relink_to(finding: Finding | None) -> str:
     return str(finding.details.get("suggested_link") or "")
 
 
+def relinking(card: Card | None) -> Finding | None:
+    """The finding of a wikilink card whose suggestion `l` writes: on a list card, the first of its memories that
+    offers one (the memory a link names is never offered to itself, so the first listed may offer none)."""
+    if card is None:
+        return None
+    return next((f for f in (card.members or (card.finding,)) if relink_to(f)), None)
+
+
 def _relink_keys(finding: Finding, which: str) -> str:
     """What fixes a wikilink card: l writes the link it offers, e edits the memory (rewrite or drop the link)."""
     to = relink_to(finding)
@@ -293,7 +301,7 @@ def bulk_card(findings: Sequence[Finding]) -> Card:
     if first.kind == "broken-wikilink":
         archived = first.details.get("archived")
         rule = f"link to [[{first.cue}]], " + (f"archived ({archived})" if archived else "which no memory is named")
-        keys = _relink_keys(first, "the marked (else all of them)")
+        keys = _relink_keys(next((f for f in findings if relink_to(f)), first), "the marked (else all of them)")
     elif first.kind == "unindexed":  # its own fix: i adds their index lines
         keys = f"{mark} or v verifies the marked in one commit; i adds their lines to MEMORY.md (the marked ones, else all)"
     elif first.cue.startswith(NO_FRONT_MATTER):  # nothing to stamp: memtui never adds front matter

@@ -331,3 +331,25 @@ def test_relink_to_an_archived_memory_is_refused(tmp_path: Path) -> None:
     with pytest.raises(ops.OpError):
         ops.relink(store, "tea-notes", to="../memory.archive/release_notes.md", today=DAY)
     assert (store / "user_tea.md").read_text() == ghost
+
+
+def test_a_list_card_offers_l_when_a_later_memory_it_lists_has_a_link_to_write(tmp_path: Path) -> None:
+    """The successor's own link to what it replaced offers nothing (it is never offered to itself); listed first,
+    it hid `l` from the card's other memories, which all offer the successor."""
+    from memtui.review import build_queue, relinking
+
+    files = {
+        "aa_successor.md": memory("aa_successor", "user", body="Tea at four, see [[old-rule]]."),
+        "zz_other.md": memory("zz_other", "user", body="Coffee at ten, as [[old-rule]] said."),
+        "old-rule.md": memory("old-rule", "user", body="Tea at three."),
+    }
+    top = tmp_path / "p"
+    write_files(top, {f"memory/{n}": t for n, t in files.items()})
+    init_repo(top)
+    store = top / "memory"
+    ops.archive(store, "old-rule.md", reason="time moved", superseded_by="aa_successor.md", today=DAY)
+    [card] = [c for c in build_queue(check_store(load_store(store), DAY), None) if c.kind == "broken-wikilink"]
+    assert card.is_bulk and card.paths[0] == "aa_successor.md", card.paths
+    offering = relinking(card)
+    assert offering is not None and offering.paths == ("zz_other.md",)
+    assert "l links the marked (else all of them) to [[aa_successor]]" in card.explanation, card.explanation

@@ -23,7 +23,7 @@ from memtui import claude_settings, ops
 from memtui.audit.repo import open_repo
 from memtui.core.model import Memory
 from memtui.core.store import detect_layout
-from memtui.review import GROUPS, Card, current_card, date_left, held_back_cards, relink_to, review_record
+from memtui.review import GROUPS, Card, current_card, date_left, held_back_cards, relinking, review_record
 from memtui.tui.decisions import DiskChange, Operation, Outcome, undo_own
 from memtui.tui.dialogs import ChangedDialog, HelpScreen, help_text
 from memtui.tui.messages import Decide, Host, WorkspaceChanged
@@ -515,7 +515,7 @@ class ReviewScreen(ReviewDrawing, ReviewSteering, ReviewDeciding, Screen[None]):
         if action == "drop_link":
             return card.kind == "broken-link"
         if action == "relink":
-            return bool(relink_to(card.finding))
+            return relinking(card) is not None
         if action == "bring_back":
             return card.kind == "deleted"
         if action == "accept_deletion":

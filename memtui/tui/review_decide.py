@@ -14,7 +14,7 @@ from memtui.analysis.wikilinks import links_left
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Memory
 from memtui.core.store import INDEX_NAME
-from memtui.review import Card, relink_to
+from memtui.review import Card, relinking
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
@@ -412,11 +412,9 @@ class ReviewDeciding(ReviewCursor):
         """On a wikilink to no live memory: point it at the memory the card names, in the card's memory (on a list
         card, the marked ones among those it lists, else all), in one commit."""
         card = self.current()
-        to = relink_to(card.finding if card is not None else None)
-        if card is None or not to or self._busy() or self.refuse_unseen():
+        finding = relinking(card)
+        if card is None or finding is None or self._busy() or self.refuse_unseen():
             return
-        finding = card.finding
-        assert finding is not None
         successor = str(finding.details.get("suggestion") or "")
         members = card.members or (finding,)
         # each memory whose own finding offers the same memory (the one it names is never offered to itself)
