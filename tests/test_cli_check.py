@@ -65,6 +65,26 @@ def test_an_archived_memory_has_no_age_in_the_json(tmp_path: Path) -> None:
     assert rows["a.md"]["freshness"] == "stale" and rows["a.md"]["age_days"] == 60
 
 
+def test_a_memory_the_agent_rewrote_today_is_not_called_stale_before_memtui_records_it(tmp_path: Path) -> None:
+    """A trial saw "stale, last confirmed 2026-07-07" on a memory the agent had just rewritten: its write, not yet
+    committed, counted for nothing until a decision recorded it (then it was fresh)."""
+    import datetime as dt
+
+    from conftest import init_repo
+
+    top = tmp_path / "p"
+    (top / "memory").mkdir(parents=True)
+    (top / "memory" / "project_a.md").write_text(memory("project_a", "project", body="Ship on Fridays."))
+    init_repo(top, when=dt.date(2026, 7, 7))
+    args = ("check", str(top / "memory"), "--json", "--today", "2026-12-03")
+    [row] = json.loads(run(*args).stdout)["memories"]
+    assert (row["freshness"], row["age_days"]) == ("stale", 149)
+    with (top / "memory" / "project_a.md").open("a", encoding="utf-8") as f:
+        f.write("Ship on Thursdays when Friday is a holiday.\n")  # the agent, today, front matter as it was
+    [row] = json.loads(run(*args).stdout)["memories"]
+    assert (row["freshness"], row["age_days"]) == ("fresh", 0), row
+
+
 def test_exit_zero_without_errors_and_text_report(tmp_path: Path) -> None:
     store = tmp_path / "memory"
     store.mkdir()

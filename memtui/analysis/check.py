@@ -237,7 +237,9 @@ def _check_store(
     badges: dict[str, Freshness] = {}
     newest: dict[str, dt.date] = {}
     for m in store.memories:
-        fallback = file_dates.last.get(m.path)
+        # a write not committed yet is dated the day memtui records it (before any decision): a memory the agent
+        # rewrote today was called stale until then, and fresh after
+        fallback = file_dates.pending.get(m.path) or file_dates.last.get(m.path)
         added = None if fallback else file_dates.added.get(m.path)
         badges[m.path] = fresh = assess(m, today, fallback, "git" if fallback else "mtime", policy, added=added)
         newest[m.path] = fresh.since or added or dt.datetime.fromtimestamp(m.mtime or 0).date()
