@@ -41,6 +41,8 @@ GROUP_OF = {
     "malformed": "schema",
     "relative-date": "dates",
 }
+ONE_PER_CUE = frozenset({"relative-date", "broken-wikilink"})
+"""Kinds of which one memory may have several cards, one for each phrase or link target (`Card.cue`)."""
 BULK_KINDS = frozenset({"schema", "unindexed", "broken-wikilink"})
 """Lint whose findings of one rule become one card listing every memory (decided in bulk), not a card each (a
 wikilink's rule is its target: the memories that link to one missing or archived memory)."""
@@ -354,6 +356,9 @@ def current_card(card: Card, queue: Sequence[Card]) -> Card | None:
         rule = [c for c in queue if c.kind == card.kind and c.cue == card.cue and (c.is_bulk or set(c.paths) <= want)]
         return rule[0] if rule else None
     same = [c for c in queue if c.key == card.key]
+    if card.kind in ONE_PER_CUE:
+        # another phrase of the same memory is another card: fixing "tomorrow" must not take "next Tuesday" with it
+        return next((c for c in same if c.cue == card.cue), None)
     return next(
         (c for c in same if c.explanation == card.explanation),
         next((c for c in same if c.cue == card.cue), same[0] if same else None),  # one memory, two schema rules

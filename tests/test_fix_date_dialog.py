@@ -260,3 +260,29 @@ def test_the_cli_takes_a_month_for_a_range_and_refuses_one_for_a_day(tmp_path: P
     run = _cli("fix-date", str(store), "project_bun.md", "--date", "2026-11")
     assert run.returncode != 0 and "2026-11" in run.stderr, run.stderr
     assert head_sha(store) == before
+
+
+async def test_fixing_one_date_of_a_line_leaves_the_card_of_the_other(tmp_path: Path) -> None:
+    """A trial fixed "tomorrow" and the card for "next Tuesday", on the same line, left the review with it: the
+    review took it for the same card (same kind, same memory), while `check` still listed it."""
+    top = tmp_path / "p"
+    line = "The viscosity fit lands tomorrow; the slice review is next Tuesday."
+    write_files(top, {"memory/project_slag.md": memory("project_slag", "project", body=line)})
+    init_repo(top, when=TODAY - dt.timedelta(days=1))
+    store = top / "memory"
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen, card = await on_date_card(app, pilot, "project_slag.md")
+        phrases = sorted(c.cue.lower() for c in screen.cards if c.kind == "relative-date")
+        assert phrases == ["next tuesday", "tomorrow"], phrases
+        screen.index = next(i for i, c in enumerate(screen.cards) if c.cue.lower() == "tomorrow")
+        screen.show_card()
+        await pilot.pause()
+        await pilot.press("f")
+        await settle(app, pilot)
+        assert isinstance(app.screen, FixDateDialog)
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert "tomorrow" not in (store / "project_slag.md").read_text()
+        left = [c.cue.lower() for c in screen.left() if c.kind == "relative-date"]
+        assert left == ["next tuesday"], left

@@ -353,3 +353,9 @@ def test_a_list_card_offers_l_when_a_later_memory_it_lists_has_a_link_to_write(t
     offering = relinking(card)
     assert offering is not None and offering.paths == ("zz_other.md",)
     assert "l links the marked (else all of them) to [[aa_successor]]" in card.explanation, card.explanation
+    # the command line, asked for every memory holding the link, leaves the successor's own (a trial got a self-link)
+    successor = (store / "aa_successor.md").read_text()
+    assert run("relink", str(store), "old-rule", "--to", "aa_successor.md").returncode == 0
+    assert (store / "aa_successor.md").read_text() == successor and "[[aa_successor]]" in (
+        store / "zz_other.md"
+    ).read_text()

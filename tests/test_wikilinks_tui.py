@@ -109,3 +109,31 @@ async def test_a_link_to_no_memory_offers_edit_and_no_relink(tmp_path: Path) -> 
         await pilot.press("l")  # not offered: nothing happens
         await settle(app, pilot)
         assert git(store.parent, "rev-parse", "HEAD") == head_before
+
+
+async def test_l_on_a_card_where_the_successor_links_to_itself_leaves_the_card_for_it(tmp_path: Path) -> None:
+    """A trial's `l` relinked the one memory offered a link and the card left the review, though the successor's own
+    link to what it replaced (offered nothing: it is never offered to itself) was still a finding in `check`."""
+    from conftest import init_repo, memory, write_files
+
+    files = {
+        "aa_successor.md": memory("aa_successor", "user", body="Tea at four, see [[old-rule]]."),
+        "zz_other.md": memory("zz_other", "user", body="Coffee at ten, as [[old-rule]] said."),
+        "old-rule.md": memory("old-rule", "user", body="Tea at three."),
+    }
+    top = tmp_path / "p"
+    write_files(top, {f"memory/{n}": t for n, t in files.items()})
+    init_repo(top)
+    store = top / "memory"
+    ops.archive(store, "old-rule.md", reason="time moved", superseded_by="aa_successor.md", today=DAY)
+    app = make_app(store)
+    async with app.run_test(size=SIZE) as pilot:
+        screen = await open_review(app, pilot)
+        await _to_wikilink_card(screen, pilot)
+        card = screen.current()
+        assert card is not None and sorted(card.paths) == ["aa_successor.md", "zz_other.md"]
+        await pilot.press("l")
+        await settle(app, pilot)
+        assert head(store)["Memtui-Action"] == ["relink"] and "[[aa_successor]]" in (store / "zz_other.md").read_text()
+        left = [c for c in screen.left() if c.kind == "broken-wikilink"]
+        assert [c.paths for c in left] == [("aa_successor.md",)], left

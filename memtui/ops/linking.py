@@ -198,8 +198,8 @@ def relink(
 
         def dangling(source: str, hit: WikiLink) -> bool:
             # a link that still reaches a live memory is left alone (the agent may have written it back meanwhile)
-            if key(hit.target) != want:
-                return False
+            if key(hit.target) != want or source == successor.path:
+                return False  # (a memory is never pointed at itself)
             found = resolver.resolve(hit.target, source)
             return found is not None and found.live is None
 

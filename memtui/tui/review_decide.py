@@ -423,6 +423,8 @@ class ReviewDeciding(ReviewCursor):
         if set(marked) == set(card.paths):
             marked = []  # every memory it lists: the card is decided, as without marks
         paths = marked or offered
+        if not marked and set(offered) != set(card.paths):
+            marked = offered  # some it lists are offered nothing (the successor's own link): the card stays for them
         hashes = {p: m.content_hash for p in paths if (m := self.shown(p)) is not None}
         if INDEX_NAME in paths and (index := self._index_hash()) is not None:
             hashes[INDEX_NAME] = index  # MEMORY.md as this screen read it
