@@ -51,6 +51,10 @@ def test_schema_findings(make_store) -> None:  # type: ignore[no-untyped-def]
             "fb_ok.md": memory(
                 "fb_ok", "feedback", body="Rule.\n\n**Why**：因为。\n\n**How to apply** (2026-06-19, note): here."
             ),
+            "fb_headings.md": memory(
+                "fb_headings", "feedback", body="Use LF.\n\n## Why LF was chosen\nDiffs.\n\n### How to apply\nAlways."
+            ),
+            "fb_whyever.md": memory("fb_whyever", "feedback", body="Rule.\n\n## Whyever not\n\n## How to apply\nx"),
             "ref.md": memory("ref", "reference", body="Ask Sam."),
             "ref_ok.md": memory("ref_ok", "reference", body="Dashboards at https://grafana.example/d/x"),
             "retry.md": "---\nname: r\ndescription: Priority: High\ntype: user\n---\nx\n",
@@ -62,6 +66,8 @@ def test_schema_findings(make_store) -> None:  # type: ignore[no-untyped-def]
     assert "`tech` is not one of" in by_path["odd_type.md"]
     assert "without **Why:** and **How to apply:**" in by_path["fb.md"]
     assert "fb_ok.md" not in by_path
+    assert "fb_headings.md" not in by_path, "a `## Why …` / `### How to apply` heading says it as well as the label"
+    assert "without **Why:**" in by_path["fb_whyever.md"] and "How to apply" not in by_path["fb_whyever.md"]
     assert "without a location" in by_path["ref.md"]
     assert "ref_ok.md" not in by_path
     assert "quoting retry" in by_path["retry.md"]

@@ -21,9 +21,16 @@ NO_FRONT_MATTER = "no front matter"
 """How the schema problem of a memory without front matter starts (the cue of its finding, when first)."""
 LONG_LINE = 150
 VERY_LONG_LINE = 200
-_WHY = re.compile(r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE)
+# the bold label Claude Code writes (`**Why:**`), or a heading that opens the same section (`## Why LF was chosen`,
+# `### How to apply`): a second trial found 3 of 4 flagged feedback memories said why under a heading
+_WHY = re.compile(
+    r"\*\*\s*(?:why|为什么|原因)\s*(?:\*\*\s*[:：]|[:：]\s*\*\*)|^#{1,6}[ \t]+(?:why\b|为什么|原因)",
+    re.IGNORECASE | re.MULTILINE,
+)
 _HOW = re.compile(
-    r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)", re.IGNORECASE
+    r"\*\*\s*(?:how to apply|怎么用|如何应用)[^*]*?(?:\*\*\s*(?:\([^)]*\))?\s*[:：]|[:：]\s*\*\*)"
+    r"|^#{1,6}[ \t]+(?:how to apply\b|怎么用|如何应用)",
+    re.IGNORECASE | re.MULTILINE,
 )
 # Only ever `search`ed (is there a location at all?), so each alternative is the shortest text that proves one,
 # which keeps it linear: `[\w-]*/[\w./-]+` and `\b[\w.-]+\.com` retried a long word run from every position
