@@ -431,6 +431,8 @@ def test_a_note_that_says_it_is_superseded_is_its_own_finding_not_a_contradictio
     [note] = [f for f in report.findings if f.kind == "superseded-loaded"]
     assert note.paths == ("player_cube.md", "player_model.md") and "HISTORICAL" in note.cue
     assert note.details["successor"] == "player_model.md" and "superseded by player_model.md" in note.message
+    # a trial's superseded note held a rule still in force ("never reinstate"): archiving is not the only way out
+    assert "Archive it, or, if part of it still holds" in note.message
 
 
 def test_weaker_candidates_are_held_back_with_their_score_and_counted_in_json(tmp_path: Path) -> None:

@@ -123,7 +123,8 @@ def relation_findings(memories: list[Memory], dates: dict[str, dt.date]) -> list
                     WARNING,
                     paths,
                     f'{d.key} says it is superseded{replaced} ("{d.superseded}") but is still loaded: Claude Code '
-                    "still recalls it beside what replaced it. Archive it.",
+                    "still recalls it beside what replaced it. Archive it, or, if part of it still holds (a rule kept "
+                    "from it), edit out what was superseded.",
                     cue=d.superseded,
                     details={"successor": successor} if successor else {},
                 )
