@@ -14,7 +14,7 @@ from memtui.analysis.lint import NO_FRONT_MATTER
 from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, StoreRepo
 from memtui.core.model import Finding, Memory
-from memtui.core.store import NOT_MEMORIES
+from memtui.core.store import NOT_MEMORIES, Store
 from memtui.ops import ACCEPT_DELETION, RESTORED_FROM_GIT, UNDOABLE
 
 GROUPS = ("pairs", "agent", "expired", "stale", "dates", "secrets", "index", "schema", "other", "weaker")
@@ -276,6 +276,20 @@ def relink_to(finding: Finding | None) -> str:
     if finding is None or finding.kind != "broken-wikilink":
         return ""
     return str(finding.details.get("suggested_link") or "")
+
+
+def successor_named(store: Store, reason: str, archived: str) -> str | None:
+    """The live memory an archive reason names as the successor ("superseded by deploy-tooling", "replaced by
+    feedback_deploy_bun.md"), by its name or file name; None when it names none (or the memory being archived). A
+    reason typed so records the successor as the one memtui suggests does (`Memtui-Superseded-By`)."""
+    low = reason.strip().lower()
+    said = next((low[len(p) :].strip() for p in ("superseded by ", "replaced by ") if low.startswith(p)), "")
+    if not said:
+        return None
+    for m in store.memories:
+        if m.is_active and m.path != archived and said in {m.path.lower(), m.stem.lower(), (m.name or "").lower()}:
+            return m.path
+    return None
 
 
 def relinking(card: Card | None) -> Finding | None:

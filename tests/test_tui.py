@@ -85,6 +85,32 @@ async def test_archive_dialog_prefills_successor_and_commits(demo: Path) -> None
         assert app.ws is not None and app.ws.store.get("feedback_use_npm.md") is None
 
 
+async def test_a_typed_reason_naming_the_successor_records_it_as_a_suggested_one_does(demo: Path) -> None:
+    """A trial typed "superseded by game-slice2-built": no `Memtui-Superseded-By`, no "→" in history, no `l` on
+    the wikilink cards that followed — where the same words pre-filled recorded the successor."""
+    app = make_app(demo)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(app, pilot)
+        await select(app, pilot, "user_timezone.md")
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        assert isinstance(app.screen, ArchiveDialog)
+        app.screen.query_one(Input).value = "Superseded by feedback_use_bun"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        trailers = head(demo)
+        assert trailers["Memtui-Action"] == ["archive"]
+        assert trailers["Memtui-Superseded-By"] == ["memory/feedback_use_bun.md"]
+        # a reason naming no memory is only a reason
+        await select(app, pilot, "feedback_use_npm.md")
+        await pilot.press("a")
+        await pilot.pause(0.2)
+        app.screen.query_one(Input).value = "replaced by the wiki page"
+        await pilot.press("enter")
+        await settle(app, pilot)
+        assert head(demo)["Memtui-Action"] == ["archive"] and "Memtui-Superseded-By" not in head(demo)
+
+
 async def test_escape_cancels_an_archive(demo: Path) -> None:
     app = make_app(demo)
     async with app.run_test(size=SIZE) as pilot:

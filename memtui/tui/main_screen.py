@@ -30,7 +30,7 @@ from memtui import ops
 from memtui.analysis.wikilinks import links_left
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Finding, Memory
-from memtui.review import Card, tally
+from memtui.review import Card, successor_named, tally
 from memtui.tui import render
 from memtui.tui.decisions import Operation, Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import (
@@ -529,7 +529,7 @@ class MainScreen(Screen[None]):
         store = self.host.store_path
 
         def submit(text: str, reply: Callable[[Outcome], None]) -> None:
-            succ = successor if successor and text == reason else None
+            succ = successor if successor and text == reason else successor_named(ws.store, text, memory.path)
             self.decide(
                 "Archive",
                 lambda allow, today: ops.archive(

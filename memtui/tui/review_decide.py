@@ -14,7 +14,7 @@ from memtui.analysis.wikilinks import links_left
 from memtui.audit.history import DUPLICATE_PREFIX
 from memtui.core.model import Memory
 from memtui.core.store import INDEX_NAME
-from memtui.review import Card, relinking
+from memtui.review import Card, relinking, successor_named
 from memtui.tui.decisions import Outcome, edited_in_editor, follow_changed, keep_final_newline
 from memtui.tui.dialogs import ArchiveDialog, EditDialog, MergeDialog, MergeRequest, conflict_reason, fix_date_dialog
 from memtui.tui.messages import Host
@@ -59,6 +59,7 @@ class ReviewDeciding(ReviewCursor):
         action = "merged away (duplicate)" if successor is not None and card.kind == "duplicate" else "archived"
 
         def submit(reason: str, reply: Callable[[Outcome], None]) -> None:
+            named = succ or successor_named(self.ws.store, reason, target.path)
             self._ask(
                 "Archive",
                 action,
@@ -66,7 +67,7 @@ class ReviewDeciding(ReviewCursor):
                     store,
                     target.path,
                     reason=reason,
-                    superseded_by=succ,
+                    superseded_by=named,
                     expected_hash=expected[target.path],
                     allow_secret=allow,
                     today=today,
