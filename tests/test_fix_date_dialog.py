@@ -286,3 +286,14 @@ async def test_fixing_one_date_of_a_line_leaves_the_card_of_the_other(tmp_path: 
         assert "tomorrow" not in (store / "project_slag.md").read_text()
         left = [c.cue.lower() for c in screen.left() if c.kind == "relative-date"]
         assert left == ["next tuesday"], left
+
+
+async def test_the_question_of_a_range_is_whole_at_120_columns(demo: Path) -> None:
+    """A trial read "Replace "next week" with this (a day YYYY-MM-DD, a month YYYY-MM" — the rest cut at the edge."""
+    app = make_app(demo)
+    async with app.run_test(size=(120, 40)) as pilot:
+        dialog = await open_fix_date(app, pilot, ONCALL)
+        ask = dialog.query_one("#fix-ask")
+        shown = "\n".join(s.text for s in ask.render_lines(ask.region.reset_offset))
+        assert "or a year YYYY):" in " ".join(shown.split()), shown
+        assert ask.region.right <= dialog.query_one(".dialog").region.right

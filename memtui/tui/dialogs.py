@@ -695,7 +695,12 @@ class FixDateDialog(TypedAhead, ModalScreen[str | None]):
             yield Static(plain(self.others()), id="fix-others", classes="dialog-message")
             yield Static(plain(self.base), id="fix-base", classes="dialog-message")
             yield Static(plain(self.status()), id="fix-status", classes="dialog-message")
-            yield Label(f"Replace “{self.phrase}” with this {'' if self.ranged else 'date '}({forms}):")
+            # (a Static wraps where a Label was cut at the dialog's edge: "… a month YYYY-MM" and no more)
+            yield Static(
+                plain(f"Replace “{self.phrase}” with this {'' if self.ranged else 'date '}({forms}):"),
+                id="fix-ask",
+                classes="dialog-message",
+            )
             # the proposal is selected once, at mount, so the first key typed replaces it; a focus landing after keys
             # typed ahead must not select (and so throw away) what they wrote
             placeholder = "YYYY-MM-DD, YYYY-MM or YYYY" if self.ranged else "YYYY-MM-DD"
