@@ -311,6 +311,7 @@ def test_accepting_a_memory_as_it_is_does_not_say_it_is_still_true(store: Path) 
     assert open_repo(detect_layout(store)).file_dates().last.get(path) == written, "no new writing day"
     trailers = head(store)
     assert trailers["Memtui-Action"] == ["accept"] and "Memtui-Verified" not in trailers
+    assert "Accepted as it is: its schema finding" in git(store.parent, "log", "-1", "--format=%B")
     assert findings_of(store, path) == []
     ops.undo(store)  # an acceptance is a decision like any: undone, the finding is back
     assert findings_of(store, path) != [] and (store / path).read_bytes() == before

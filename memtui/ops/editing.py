@@ -130,7 +130,13 @@ def verify_many(
         subject = named[0].name if len(named) == 1 else f"{len(named)} memories"
         if changed and accepted:
             subject += f"; accept {accepted[0][0].name if len(accepted) == 1 else f'{len(accepted)} memories'}"
-        body = "Accepted as they are: their schema findings are settled until they change." if accepted else ""
+        body = ""
+        if accepted:
+            body = (
+                "Accepted as it is: its schema finding is settled until it changes."
+                if len(accepted) == 1
+                else "Accepted as they are: their schema findings are settled until they change."
+            )
         msg = message(action, subject, body, trailers)
         sha = txn.commit(msg) if changed else txn.repo.marker_commit(msg)
         done = [memory.path for _, memory, _, _ in changed]
