@@ -243,6 +243,9 @@ def test_a_merge_points_every_link_at_the_merged_memory_in_the_same_commit_chang
     assert dates.last["release_notes.md"] == OLD and dates.last["feedback_deploy_bun.md"] > OLD
     ops.undo(store, today=DAY)  # undo takes the links back with the merge
     assert (store / "release_notes.md").read_bytes() == before
+    # and the relinked file's own history shows the undo beside the merge (a trial found only the merge there)
+    said = run("history", str(store), "release_notes.md").stdout.splitlines()
+    assert said[0].split()[1] == "undo" and "merge (undone)" in said[1], said
 
 
 def test_a_link_by_file_name_is_rewritten_to_the_merged_memorys_file_name(tmp_path: Path) -> None:

@@ -143,6 +143,8 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
             raise OpError(f"{txn.layout.root}: nothing to undo: no memtui decision in this store's history")
         written = _reverse(txn, target, events, "undo")
         trailers = [("Memtui-Reverts", target.commit)] + [("Memtui-Memory", m) for m in target.memories]
+        # the files a merge relinked are put back too: their history must show the undo beside the merge
+        trailers += [("Memtui-Relinked", unescape_path(p)) for p in target.trailers.get("Memtui-Relinked", [])]
         msg = message("undo", decision_words(target), f"Undo {target.subject}", trailers)
         sha = txn.commit(msg) if written else txn.repo.marker_commit(msg)
         summary = f"undid {decision_words(target, full=True)} ({target.commit[:8]})"
