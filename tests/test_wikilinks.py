@@ -336,11 +336,9 @@ def test_relink_to_an_archived_memory_is_refused(tmp_path: Path) -> None:
     assert (store / "user_tea.md").read_text() == ghost
 
 
-def test_a_list_card_offers_l_when_a_later_memory_it_lists_has_a_link_to_write(tmp_path: Path) -> None:
-    """The successor's own link to what it replaced offers nothing (it is never offered to itself); listed first,
-    it hid `l` from the card's other memories, which all offer the successor."""
-    from memtui.review import build_queue, relinking
-
+def successor_linking_store(tmp_path: Path) -> Path:
+    """`old-rule` archived as superseded by `aa_successor`, which links to it, as `zz_other` does: one wikilink card
+    listing the successor first (offered nothing: never itself) and a memory offered the successor."""
     files = {
         "aa_successor.md": memory("aa_successor", "user", body="Tea at four, see [[old-rule]]."),
         "zz_other.md": memory("zz_other", "user", body="Coffee at ten, as [[old-rule]] said."),
@@ -351,6 +349,15 @@ def test_a_list_card_offers_l_when_a_later_memory_it_lists_has_a_link_to_write(t
     init_repo(top)
     store = top / "memory"
     ops.archive(store, "old-rule.md", reason="time moved", superseded_by="aa_successor.md", today=DAY)
+    return store
+
+
+def test_a_list_card_offers_l_when_a_later_memory_it_lists_has_a_link_to_write(tmp_path: Path) -> None:
+    """The successor's own link to what it replaced offers nothing (it is never offered to itself); listed first,
+    it hid `l` from the card's other memories, which all offer the successor."""
+    from memtui.review import build_queue, relinking
+
+    store = successor_linking_store(tmp_path)
     [card] = [c for c in build_queue(check_store(load_store(store), DAY), None) if c.kind == "broken-wikilink"]
     assert card.is_bulk and card.paths[0] == "aa_successor.md", card.paths
     offering = relinking(card)

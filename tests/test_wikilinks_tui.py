@@ -11,7 +11,7 @@ from conftest import git
 from test_review_flow import SIZE, head, make_app, open_review
 from test_review_trial_b import commits, live
 from test_tui import select
-from test_wikilinks import _store
+from test_wikilinks import _store, successor_linking_store
 from textual.widgets import Input, Static
 
 from memtui import ops
@@ -114,18 +114,7 @@ async def test_a_link_to_no_memory_offers_edit_and_no_relink(tmp_path: Path) -> 
 async def test_l_on_a_card_where_the_successor_links_to_itself_leaves_the_card_for_it(tmp_path: Path) -> None:
     """A trial's `l` relinked the one memory offered a link and the card left the review, though the successor's own
     link to what it replaced (offered nothing: it is never offered to itself) was still a finding in `check`."""
-    from conftest import init_repo, memory, write_files
-
-    files = {
-        "aa_successor.md": memory("aa_successor", "user", body="Tea at four, see [[old-rule]]."),
-        "zz_other.md": memory("zz_other", "user", body="Coffee at ten, as [[old-rule]] said."),
-        "old-rule.md": memory("old-rule", "user", body="Tea at three."),
-    }
-    top = tmp_path / "p"
-    write_files(top, {f"memory/{n}": t for n, t in files.items()})
-    init_repo(top)
-    store = top / "memory"
-    ops.archive(store, "old-rule.md", reason="time moved", superseded_by="aa_successor.md", today=DAY)
+    store = successor_linking_store(tmp_path)
     app = make_app(store)
     async with app.run_test(size=SIZE) as pilot:
         screen = await open_review(app, pilot)
