@@ -14,6 +14,7 @@ from __future__ import annotations
 import datetime as dt
 from pathlib import Path
 
+from memtui.audit.history import undone_commits
 from memtui.audit.repo import Event, escape_path, message
 from memtui.audit.trailers import PATH_TRAILERS, TRAILER_PREFIX, unescape_path
 from memtui.core import index as idx
@@ -137,7 +138,7 @@ def undo(store: Path, *, today: dt.date | None = None) -> OpResult:
     """Revert the newest memtui decision not yet undone, with a commit marked so the next undo goes further back."""
     with decision(store, allow_secret=True, today=today) as txn:
         events = txn.repo.history(limit=_HISTORY_DEPTH)
-        reverted = {sha for e in events if e.action == "undo" for sha in e.trailers.get("Memtui-Reverts", [])}
+        reverted = undone_commits(events)
         target = next((e for e in events if e.action in UNDOABLE and e.commit not in reverted), None)
         if target is None:
             raise OpError(f"{txn.layout.root}: nothing to undo: no memtui decision in this store's history")
