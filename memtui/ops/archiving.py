@@ -58,7 +58,7 @@ def archive_one(txn: Txn, path: Path, data: bytes, memory: Memory, reason: str, 
     dest = first
     n = 2
     while dest.exists() or dest.is_symlink() or dest in txn.touched:
-        dest = first.with_name(f"{path.stem}-{n}.md{txn.layout.archive_suffix}")
+        dest = first.with_name(_copy_name(path, n, txn.layout.archive_suffix))
         n += 1
     if memory.is_malformed or not memory.has_frontmatter:
         new_data = data  # never rewrite what could not be parsed, and never add front matter to a file without one
@@ -356,14 +356,25 @@ def archived_copy(txn: Txn, path: Path, name: str) -> Path | None:
     if commit is None:
         return None
     first = layout.archived_path(path)
-    numbered = re.compile(rf"{re.escape(path.stem)}-\d+{re.escape(path.suffix + layout.archive_suffix)}")
     for status, rel in repo.commit_paths(commit):
         added = repo.work_tree / rel
         if status != "A" or added.parent != first.parent or not added.is_file():
             continue
-        if added.name == first.name or numbered.fullmatch(added.name):
+        if added.name == first.name or _is_copy_name(added.name, path, layout.archive_suffix):
             return added
     return None
+
+
+def _copy_name(path: Path, n: int, suffix: str) -> str:
+    """The archive's name for the `n`th memory archived under `path`'s name (`rule-2.md`): the first keeps it."""
+    return f"{path.stem}-{n}.md{suffix}"
+
+
+def _is_copy_name(name: str, path: Path, suffix: str) -> bool:
+    """Whether `name` is one `_copy_name` gives for `path`, whatever its number."""
+    head, tail = f"{path.stem}-", f".md{suffix}"
+    number = name[len(head) : len(name) - len(tail)] if name.startswith(head) and name.endswith(tail) else ""
+    return number.isdigit() and _copy_name(path, int(number), suffix) == name
 
 
 def restore_many(
